@@ -1,0 +1,40 @@
+const { loadEnv } = require("@medusajs/framework/utils")
+loadEnv("test", process.cwd())
+
+/**
+ * One config, three kinds of suite, chosen by TEST_TYPE (as in Medusa's plugin starter):
+ * - unit: wire-level and pure specs next to the code (`src/**\/__tests__/*.unit.spec.ts`);
+ * - integration:modules: moduleIntegrationTestRunner specs on real PostgreSQL;
+ * - integration:http: medusaIntegrationTestRunner specs booting the whole app.
+ * `npm test` (scripts/test.mjs) runs all of them against one throw-away database server.
+ */
+const testMatch = {
+  unit: ["<rootDir>/src/**/__tests__/**/*.unit.spec.[jt]s?(x)"],
+  "integration:modules": ["<rootDir>/src/modules/*/__tests__/**/*.spec.[jt]s"],
+  "integration:http": ["<rootDir>/integration-tests/http/**/*.spec.[jt]s"],
+}[process.env.TEST_TYPE ?? "unit"]
+
+if (!testMatch) {
+  throw new Error(`Unknown TEST_TYPE ${process.env.TEST_TYPE}`)
+}
+
+module.exports = {
+  transform: {
+    "^.+\\.[jt]sx?$": [
+      "@swc/jest",
+      {
+        jsc: {
+          parser: { syntax: "typescript", tsx: true, decorators: true },
+          transform: { react: { runtime: "automatic" } },
+          target: "es2022",
+        },
+      },
+    ],
+  },
+  testEnvironment: "node",
+  moduleFileExtensions: ["js", "ts", "tsx", "json"],
+  modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/", "<rootDir>/sandbox/", "<rootDir>/storefront-widget/"],
+  setupFiles: ["<rootDir>/integration-tests/setup.js"],
+  testMatch,
+  testTimeout: process.env.TEST_TYPE === "unit" ? 15_000 : 120_000,
+}
