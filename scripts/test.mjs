@@ -19,8 +19,9 @@ const jestBin = join(root, "node_modules", ".bin", "jest")
 const MEDUSA_ENV = { NODE_OPTIONS: "--experimental-vm-modules", MEDUSA_DISABLE_TELEMETRY: "true" }
 
 const SUITES = {
-  sandbox: { jest: ["--config", "sandbox/jest.config.js", "--rootDir", "sandbox"] },
-  widget: { pre: [["npm", ["run", "build", "-w", "storefront-widget"]]], jest: ["--config", "storefront-widget/jest.config.js", "--rootDir", "storefront-widget"] },
+  sandbox: { cwd: "sandbox", jest: [] },
+  // The widget's specs import its built output too (CJS/ESM/SSR checks).
+  widget: { cwd: "storefront-widget", pre: [["node", ["build.mjs"]]], jest: [] },
   unit: { env: { TEST_TYPE: "unit" }, jest: [] },
   modules: { env: { TEST_TYPE: "integration:modules", ...MEDUSA_ENV }, jest: ["--runInBand", "--forceExit"], db: true },
   http: { env: { TEST_TYPE: "integration:http", ...MEDUSA_ENV }, jest: ["--runInBand", "--forceExit"], db: true },
@@ -36,9 +37,9 @@ for (const name of requested) {
 }
 const selected = requested.length ? requested : Object.keys(SUITES)
 
-function run(command, args, env = {}) {
+function run(command, args, env = {}, cwd = root) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } })
+    const child = spawn(command, args, { cwd, stdio: "inherit", env: { ...process.env, ...env } })
     child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)))
     child.on("error", (error) => {
       console.error(error)
@@ -78,16 +79,17 @@ try {
     const suite = SUITES[name]
     console.log(`\n=== ${name} ===`)
     const t0 = Date.now()
+    const cwd = join(root, suite.cwd ?? "")
     let code = 0
     for (const [command, args] of suite.pre ?? []) {
-      code ||= await run(command, args)
+      code ||= await run(command, args, {}, cwd)
     }
     if (code === 0 && suite.command) {
       code = await run(suite.command[0], suite.command[1], suite.env)
     }
     if (code === 0 && suite.jest) {
       const outputFile = join(reportDir, `${name}.json`)
-      code = await run(jestBin, [...suite.jest, "--json", "--outputFile", outputFile], suite.env)
+      code = await run(jestBin, [...suite.jest, "--json", "--outputFile", outputFile], suite.env, cwd)
       try {
         const report = JSON.parse(await readFile(outputFile, "utf8"))
         totals.passed += report.numPassedTests

@@ -1,0 +1,130 @@
+import { ServiceScanPaymentError } from "./errors.js";
+import { describeResponseCode, withMessages, type ServiceScanMessages } from "./messages.js";
+import type { ServiceScanSubmitResult } from "./types.js";
+
+/**
+ * The part of `@medusajs/js-sdk`'s `Medusa` client this package calls. Typed
+ * structurally so the package never imports the SDK; a `new Medusa(...)`
+ * instance fits it.
+ */
+export interface ServiceScanSdk<TCart, TOrder> {
+  store: {
+    payment: {
+      initiatePaymentSession(
+        cart: TCart,
+        body: { provider_id: string; data?: Record<string, unknown> },
+      ): Promise<unknown>;
+    };
+    cart: {
+      complete(
+        cartId: string,
+      ): Promise<
+        | { type: "order"; order: TOrder }
+        | { type: "cart"; cart: TCart; error: { message: string; name?: string; type?: string } }
+      >;
+    };
+  };
+}
+
+/** Anything with the form's `submit()`: the `ref` of `ServiceScanCardForm`, or `useServiceScanForm()`'s result. */
+export interface ServiceScanSubmitter {
+  submit(): Promise<ServiceScanSubmitResult>;
+}
+
+/** Options of {@link payWithServiceScan}. */
+export interface PayWithServiceScanOptions {
+  /** The form to submit, usually `formRef.current`. */
+  form: ServiceScanSubmitter;
+  /** Medusa payment provider id (default `"pp_servicescan_servicescan"`). */
+  providerId?: string;
+  /** Replacement texts (another language); missing keys fall back to English. */
+  messages?: Partial<ServiceScanMessages>;
+}
+
+/**
+ * The outcome of {@link payWithServiceScan}: the order, or an error to show
+ * (and, for declines, the cart Medusa returned).
+ */
+export type ServiceScanPaymentResult<TCart, TOrder> =
+  | { type: "order"; order: TOrder }
+  | { type: "error"; error: ServiceScanPaymentError; cart?: TCart };
+
+// Per cart: a second click while paying joins the first payment instead of completing the cart twice.
+const paying = new Map<string, Promise<unknown>>();
+
+/**
+ * Pays for a Medusa cart with the card in the ServiceScan form:
+ * 1. submits the form; a response code other than `"870"` ends here with a
+ *    `validation` error (Medusa is not called);
+ * 2. sends `{ form_id, response_code }` as the payment session data via
+ *    `sdk.store.payment.initiatePaymentSession`;
+ * 3. completes the cart with `sdk.store.cart.complete`.
+ *
+ * It never rejects for a failed payment: it resolves with
+ * `{ type: "order", order }` or `{ type: "error", error }`, where `error` is a
+ * {@link ServiceScanPaymentError} of kind `validation`, `declined` or
+ * `network` whose `message` can be shown as is. Calls for a cart that is
+ * already being paid return the pending result.
+ */
+export function payWithServiceScan<TCart extends { id: string }, TOrder>(
+  sdk: ServiceScanSdk<TCart, TOrder>,
+  cart: TCart,
+  options: PayWithServiceScanOptions,
+): Promise<ServiceScanPaymentResult<TCart, TOrder>> {
+  let payment = paying.get(cart.id) as Promise<ServiceScanPaymentResult<TCart, TOrder>> | undefined;
+  if (!payment) {
+    payment = pay(sdk, cart, options).finally(() => paying.delete(cart.id));
+    paying.set(cart.id, payment);
+  }
+  return payment;
+}
+
+async function pay<TCart extends { id: string }, TOrder>(
+  sdk: ServiceScanSdk<TCart, TOrder>,
+  cart: TCart,
+  { form, providerId = "pp_servicescan_servicescan", messages }: PayWithServiceScanOptions,
+): Promise<ServiceScanPaymentResult<TCart, TOrder>> {
+  const m = withMessages(messages);
+  const network = (cause: unknown) => {
+    const status = (cause as { status?: unknown } | null)?.status;
+    return {
+      type: "error" as const,
+      error: new ServiceScanPaymentError("network", m.network, {
+        status: typeof status == "number" ? status : undefined,
+        cause,
+      }),
+    };
+  };
+
+  let result: ServiceScanSubmitResult;
+  try {
+    result = await form.submit();
+  } catch (e) {
+    // Timeout or a form that never loaded: the hosted service was unreachable.
+    return network(e);
+  }
+  const code = result.responseCode;
+  if (code != "870") {
+    return {
+      type: "error",
+      error: new ServiceScanPaymentError("validation", describeResponseCode(code, m), { code }),
+    };
+  }
+
+  try {
+    await sdk.store.payment.initiatePaymentSession(cart, {
+      provider_id: providerId,
+      data: { form_id: result.formId, response_code: code },
+    });
+    const done = await sdk.store.cart.complete(cart.id);
+    if (done.type == "order") return { type: "order", order: done.order };
+    return {
+      type: "error",
+      cart: done.cart,
+      // The provider writes its decline reason for shoppers ("Your card was declined: insufficient funds").
+      error: new ServiceScanPaymentError("declined", done.error?.message || m.declined, { cause: done.error }),
+    };
+  } catch (e) {
+    return network(e);
+  }
+}
