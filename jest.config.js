@@ -12,6 +12,8 @@ const testMatch = {
   unit: ["<rootDir>/src/**/__tests__/**/*.unit.spec.[jt]s?(x)"],
   "integration:modules": ["<rootDir>/src/modules/*/__tests__/**/*.spec.[jt]s"],
   "integration:http": ["<rootDir>/integration-tests/http/**/*.spec.[jt]s"],
+  // Benchmarks boot the app like the http suites but only print figures (scripts/bench.mjs).
+  bench: [`<rootDir>/integration-tests/bench/${process.env.BENCH ?? "*"}.bench.[jt]s`],
 }[process.env.TEST_TYPE ?? "unit"]
 
 if (!testMatch) {
@@ -36,5 +38,5 @@ module.exports = {
   modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/", "<rootDir>/sandbox/", "<rootDir>/storefront-widget/"],
   setupFiles: ["<rootDir>/integration-tests/setup.js"],
   testMatch,
-  testTimeout: process.env.TEST_TYPE === "unit" ? 15_000 : 120_000,
+  testTimeout: process.env.TEST_TYPE === "unit" ? 15_000 : process.env.TEST_TYPE === "bench" ? 1_800_000 : 120_000,
 }

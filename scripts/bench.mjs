@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// `npm run bench:<name>`: runs integration-tests/bench/<name>.bench.ts in the
+// booted test app (embedded PostgreSQL when no database is configured) and
+// prints its figures. Benchmarks print; they never fail on a slow machine.
+import { spawn } from "node:child_process"
+import { mkdtemp, readFile, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join, dirname } from "node:path"
+import { fileURLToPath } from "node:url"
+import { startEmbeddedPostgres } from "./embedded-postgres.mjs"
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..")
+const name = process.argv[2]
+if (!name) {
+  console.error("usage: node scripts/bench.mjs <name>")
+  process.exit(2)
+}
+
+let pg
+if (!process.env.DATABASE_URL && !process.env.DB_HOST) {
+  pg = await startEmbeddedPostgres()
+  Object.assign(process.env, { DB_HOST: pg.host, DB_PORT: String(pg.port), DB_USERNAME: pg.user, DB_PASSWORD: pg.password })
+}
+const dir = await mkdtemp(join(tmpdir(), "servicescan-bench-"))
+const resultFile = join(dir, "result.json")
+let code = 1
+try {
+  code = await new Promise((resolve) => {
+    const child = spawn(join(root, "node_modules", ".bin", "jest"), ["--runInBand", "--forceExit", "--silent"], {
+      cwd: root,
+      stdio: "inherit",
+      env: {
+        ...process.env,
+        TEST_TYPE: "bench",
+        BENCH: name,
+        BENCH_RESULT_FILE: resultFile,
+        NODE_OPTIONS: "--experimental-vm-modules",
+        MEDUSA_DISABLE_TELEMETRY: "true",
+        LOG_LEVEL: "error",
+      },
+    })
+    child.on("exit", (c) => resolve(c ?? 1))
+  })
+  const result = JSON.parse(await readFile(resultFile, "utf8"))
+  for (const line of result.lines) console.log(line)
+} catch (error) {
+  console.error(`bench ${name} produced no result: ${error.message}`)
+  code ||= 1
+} finally {
+  await rm(dir, { recursive: true, force: true })
+  if (pg) await pg.stop()
+}
+process.exit(code)
