@@ -22,7 +22,7 @@ if (!testMatch) {
 
 module.exports = {
   transform: {
-    "^.+\\.[jt]sx?$": [
+    "^.+\\.[cm]?[jt]sx?$": [
       "@swc/jest",
       {
         jsc: {
@@ -33,8 +33,10 @@ module.exports = {
       },
     ],
   },
+  // msw 2 depends on a few ESM-only packages; compile those to CommonJS like our sources.
+  transformIgnorePatterns: ["/node_modules/(?!(rettime|until-async|@open-draft/deferred-promise)/)"],
   testEnvironment: "node",
-  moduleFileExtensions: ["js", "ts", "tsx", "json"],
+  moduleFileExtensions: ["js", "mjs", "cjs", "ts", "tsx", "json"],
   modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/", "<rootDir>/sandbox/", "<rootDir>/storefront-widget/"],
   setupFiles: ["<rootDir>/integration-tests/setup.js"],
   testMatch,

@@ -1,0 +1,224 @@
+import { randomUUID } from "node:crypto"
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { reserveSandboxUrl, sandboxFetch, startTestSandbox, submitTestForm, TestSandbox } from "../helpers/sandbox"
+import { SeededStore, seedStore, SERVICESCAN_PROVIDER_ID } from "../helpers/store"
+import { checkoutWithCard, completeCart, sendFormResult, startCheckout } from "../helpers/checkout"
+
+/**
+ * The shopper's path through Medusa's store API with the ServiceScan provider,
+ * against the real sandbox over HTTP, then the merchant's follow-ups through
+ * the admin API. One app boot serves every case (boots cost ~10 s here).
+ */
+reserveSandboxUrl()
+jest.setTimeout(120_000)
+
+const APPROVE = "4457119922390123"
+const INSUFFICIENT_FUNDS = "4000000000009995"
+const LUHN_FAIL = "4457119922390124"
+
+type Transaction = { type: string; id: string; orderId?: string; amount?: number; cnpTxnId: string; response: string; duplicate?: boolean }
+
+async function processorTransactions(type?: string): Promise<Transaction[]> {
+  const { body } = await sandboxFetch<{ items: Transaction[] }>(
+    `/__sandbox/processor/transactions${type ? `?type=${type}` : ""}`
+  )
+  return body.items
+}
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let sandbox: TestSandbox
+    let store: SeededStore
+
+    beforeAll(async () => {
+      sandbox = await startTestSandbox()
+      store = await seedStore(getContainer())
+    })
+
+    afterAll(async () => {
+      await sandbox?.close()
+    })
+
+    afterEach(async () => {
+      await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
+    })
+
+    async function orderCount(): Promise<number> {
+      const { data } = await api.get("/admin/orders?limit=1", store.adminHeaders)
+      return data.count
+    }
+
+    async function orderPayment(orderId: string) {
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data } = await query.graph({
+        entity: "order",
+        fields: ["id", "payment_collections.payments.*", "payment_collections.payments.captures.*", "payment_collections.payments.refunds.*"],
+        filters: { id: orderId },
+      })
+      return data[0].payment_collections[0].payments[0]
+    }
+
+    describe("paying with the hosted form", () => {
+      it("gives the browser what it needs to render the form, and nothing secret", async () => {
+        const checkout = await startCheckout(api, store)
+        expect(checkout.initialSessionData).toEqual(
+          expect.objectContaining({
+            client_script_url: `${sandbox.url}/client.js`,
+            shareable_key: "pk_test_servicescan_demo",
+            processor: "worldpay",
+            form_config: expect.objectContaining({ uiVersion: 2, showExplanation: false, showResult: false }),
+          })
+        )
+        const formConfig = checkout.initialSessionData.form_config as { id: string }
+        expect(formConfig.id.length).toBeLessThanOrEqual(25)
+        for (const payload of checkout.browserPayloads) {
+          expect(payload).not.toContain("ptk_test_servicescan_demo")
+          expect(payload).not.toContain("demo-password")
+        }
+      })
+
+      it("completes the cart: the order exists and its payment is authorized with the scan id recorded", async () => {
+        const before = (await processorTransactions("authorization")).length
+        const { checkout, formId, result } = await checkoutWithCard(api, store, { number: APPROVE })
+        expect(result.type).toBe("order")
+        if (result.type !== "order") return
+
+        const payment = await orderPayment(result.order.id)
+        expect(payment.provider_id).toBe(SERVICESCAN_PROVIDER_ID)
+        expect(payment.data.scan_id).toBe(formId)
+        expect(payment.captured_at).toBeNull()
+        // 10.50 USD reached the processor as 1050 minor units, once.
+        const auths = await processorTransactions("authorization")
+        expect(auths).toHaveLength(before + 1)
+        expect(auths[auths.length - 1].amount).toBe(1050)
+
+        // The processor token never reaches the browser nor the stored payment.
+        const { body: tokenBody } = await sandboxFetch<{ token: string }>(
+          `/api/v1/worldpay/form/${formId}`,
+          { headers: { "x-api-key": "ptk_test_servicescan_demo" } }
+        )
+        expect(tokenBody.token).toMatch(/^\d{16}$/)
+        expect(JSON.stringify(payment.data)).not.toContain(tokenBody.token)
+        for (const payload of checkout.browserPayloads) {
+          expect(payload).not.toContain(tokenBody.token)
+          expect(payload).not.toContain("ptk_test_servicescan_demo")
+        }
+      })
+
+      it.each([
+        ["jpy", 1500],
+        ["kwd", 3125],
+      ])("sends %s amounts in minor units by ISO 4217 exponent", async (currency, minor) => {
+        const { result } = await checkoutWithCard(api, store, { number: APPROVE }, { currency })
+        expect(result.type).toBe("order")
+        const auths = await processorTransactions("authorization")
+        expect(auths[auths.length - 1].amount).toBe(minor)
+      })
+    })
+
+    describe("the merchant's follow-ups in the admin", () => {
+      it("captures, refunds part twice, and the processor sees each", async () => {
+        const { result } = await checkoutWithCard(api, store, { number: APPROVE }, { quantity: 2 })
+        if (result.type !== "order") throw new Error(JSON.stringify(result))
+        const payment = await orderPayment(result.order.id)
+
+        await api.post(`/admin/payments/${payment.id}/capture`, {}, store.adminHeaders)
+        await api.post(`/admin/payments/${payment.id}/refund`, { amount: 5 }, store.adminHeaders)
+        await api.post(`/admin/payments/${payment.id}/refund`, { amount: 2.5 }, store.adminHeaders)
+
+        const after = await orderPayment(result.order.id)
+        expect(after.captured_at).not.toBeNull()
+        expect(after.refunds).toHaveLength(2)
+        const credits = (await processorTransactions("credit")).slice(-2)
+        expect(credits.map((c) => c.amount)).toEqual([500, 250])
+        expect(credits.every((c) => c.response === "000")).toBe(true)
+        const captures = await processorTransactions("capture")
+        expect(captures[captures.length - 1].amount).toBe(2100)
+      })
+
+      it("cancels another order and releases the authorization at the processor", async () => {
+        const { result } = await checkoutWithCard(api, store, { number: APPROVE })
+        if (result.type !== "order") throw new Error(JSON.stringify(result))
+        const payment = await orderPayment(result.order.id)
+        const releasesBefore = (await processorTransactions()).filter((t) => ["void", "authReversal"].includes(t.type)).length
+
+        await api.post(`/admin/orders/${result.order.id}/cancel`, {}, store.adminHeaders)
+
+        const after = await orderPayment(result.order.id)
+        expect(after.canceled_at).not.toBeNull()
+        const releases = (await processorTransactions()).filter((t) => ["void", "authReversal"].includes(t.type))
+        expect(releases).toHaveLength(releasesBefore + 1)
+        expect(releases[releases.length - 1].response).toBe("000")
+        expect(payment.data.cnp_txn_id).toBeDefined()
+      })
+    })
+
+    describe("when paying fails, the shopper gets a clear message and no order is created", () => {
+      it("a declined card", async () => {
+        const orders = await orderCount()
+        const { result } = await checkoutWithCard(api, store, { number: INSUFFICIENT_FUNDS })
+        expect(result.type).toBe("cart")
+        if (result.type !== "cart") return
+        expect(result.error.message).toMatch(/declined.*insufficient funds/i)
+        expect(await orderCount()).toBe(orders)
+      })
+
+      it("a form that failed validation (871)", async () => {
+        const orders = await orderCount()
+        const { result } = await checkoutWithCard(api, store, { number: LUHN_FAIL })
+        expect(result.type).toBe("cart")
+        if (result.type !== "cart") return
+        expect(result.error.message).toMatch(/card number/i)
+        expect(await orderCount()).toBe(orders)
+      })
+
+      it("an unknown form id", async () => {
+        const orders = await orderCount()
+        const checkout = await startCheckout(api, store)
+        await sendFormResult(api, store, checkout, { form_id: randomUUID(), response_code: "870" })
+        const result = await completeCart(api, store, checkout)
+        expect(result.type).toBe("cart")
+        if (result.type !== "cart") return
+        expect(result.error.message).toMatch(/enter your card details again|not found/i)
+        expect(await orderCount()).toBe(orders)
+      })
+
+      it("the service stopped mid-checkout", async () => {
+        const orders = await orderCount()
+        const checkout = await startCheckout(api, store)
+        const form = await submitTestForm({ number: APPROVE })
+        await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
+        await sandbox.close()
+        try {
+          const result = await completeCart(api, store, checkout)
+          expect(result.type).toBe("cart")
+          if (result.type !== "cart") return
+          expect(result.error.message).toMatch(/could not reach|try again/i)
+          expect(await orderCount()).toBe(orders)
+        } finally {
+          sandbox = await startTestSandbox()
+        }
+      })
+    })
+
+    describe("retries", () => {
+      it("a retried authorization after a lost answer is charged once", async () => {
+        const checkout = await startCheckout(api, store)
+        const form = await submitTestForm({ number: APPROVE })
+        await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
+        const authsBefore = (await processorTransactions("authorization")).filter((t) => !t.duplicate).length
+
+        // The processor authorizes, then the answer is lost on the way back.
+        await sandboxFetch("/__sandbox/faults", { body: { dropResponse: { route: "cnp.online", count: 1 } } })
+        const first = await completeCart(api, store, checkout)
+        await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
+        const second = first.type === "order" ? first : await completeCart(api, store, checkout)
+
+        expect(second.type).toBe("order")
+        const auths = (await processorTransactions("authorization")).filter((t) => !t.duplicate)
+        expect(auths).toHaveLength(authsBefore + 1)
+      })
+    })
+  },
+})

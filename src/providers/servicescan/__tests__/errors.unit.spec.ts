@@ -1,0 +1,73 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import {
+  ServiceScanConnectionError,
+  ServiceScanHttpError,
+  ServiceScanTimeoutError,
+} from "../../../lib/http"
+import {
+  FormValidationError,
+  ProcessorDeclineError,
+  ServiceScanPaymentError,
+  toMedusaError,
+} from "../errors"
+import { GatewayConfigurationError } from "../gateways/types"
+
+const request = { method: "POST", url: "https://cnp.example/online" }
+
+describe("toMedusaError", () => {
+  it("passes MedusaErrors through", () => {
+    const original = new MedusaError(MedusaError.Types.INVALID_DATA, "bad")
+    expect(toMedusaError(original, { operation: "refund", stage: "processor" })).toBe(original)
+  })
+
+  it.each([
+    [new ProcessorDeclineError("worldpay", { outcome: "declined", reason: "insufficient_funds", responseCode: "110", message: "Insufficient Funds" }), "declined", "Your card was declined: insufficient funds."],
+    [new FormValidationError("882"), "declined", "The card details were not valid: the security code is too short (882). Please check and try again."],
+    [new ProcessorDeclineError("worldpay", { outcome: "declined", reason: "issuer_unavailable", responseCode: "101", message: "Issuer Unavailable" }), "unavailable", "Your card issuer could not be reached. Please try again in a moment."],
+    [new ProcessorDeclineError("worldpay", { outcome: "declined", reason: "merchant_configuration", responseCode: "321", message: "Invalid Merchant" }), "configuration", "We could not process your payment right now. Please try again later or choose another payment method."],
+    [new GatewayConfigurationError("refused", { gateway: "worldpay", responseCode: "1", processorMessage: "Authentication failed" }), "configuration", "We could not process your payment right now. Please try again later or choose another payment method."],
+    [new ServiceScanTimeoutError(100, { request }), "unavailable", "We could not reach the payment service. Please try again in a moment."],
+    [new ServiceScanConnectionError({ request }), "unavailable", "We could not reach the payment service. Please try again in a moment."],
+    [new TypeError("boom"), "unavailable", "We could not process your payment right now. Please try again in a moment."],
+  ])("authorize: %s -> %s", (error, category, message) => {
+    const mapped = toMedusaError(error, { operation: "authorize", stage: "processor", gateway: "worldpay" })
+    expect(mapped).toBeInstanceOf(ServiceScanPaymentError)
+    expect(mapped).toMatchObject({ type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR, category, message })
+  })
+
+  it("tells the merchant the raw code on admin operations", () => {
+    const decline = new ProcessorDeclineError("worldpay", {
+      outcome: "declined",
+      reason: "transaction_not_found",
+      responseCode: "360",
+      message: "No transaction found with specified transaction Id",
+    })
+    expect(toMedusaError(decline, { operation: "refund", stage: "processor", gateway: "worldpay" })).toMatchObject({
+      type: MedusaError.Types.NOT_ALLOWED,
+      message: "Worldpay did not refund the payment (360 No transaction found with specified transaction Id).",
+      processorResponse: { code: "360" },
+    })
+    const timeout = toMedusaError(new ServiceScanTimeoutError(100, { request }), {
+      operation: "capture",
+      stage: "processor",
+      gateway: "worldpay",
+    })
+    expect(timeout).toMatchObject({ type: MedusaError.Types.UNEXPECTED_STATE, outcomeUnknown: true })
+    expect(timeout.message).toMatch(/^Could not capture the payment: .*timed out after 100 ms\. The outcome is unknown; retrying is safe/)
+  })
+
+  it("reads the exchange's 4xx answers", () => {
+    const exchange = (status: number, body: unknown) =>
+      toMedusaError(new ServiceScanHttpError(status, body, { request: { method: "GET", url: "https://c/x" } }), {
+        operation: "authorize",
+        stage: "exchange",
+      })
+    expect(exchange(404, { error: "Unknown processor: acme" })).toMatchObject({ category: "configuration" })
+    expect(exchange(404, { error: "Form not found" })).toMatchObject({ category: "form_expired" })
+    expect(exchange(400, { error: "??" })).toMatchObject({
+      category: "form_expired",
+      message: "We could not read your card details. Please enter them again.",
+    })
+    expect(exchange(429, "slow down")).toMatchObject({ category: "unavailable" })
+  })
+})

@@ -1,0 +1,42 @@
+import { http, HttpResponse } from "msw"
+import type { setupServer } from "msw/node"
+import { CHECKOUT_URL, CNP_URL, type CnpRequestRecord, cnpResponse, parseCnpRequest, TOKEN } from "./helpers"
+
+/**
+ * MSW handlers for the two remote parties of the provider: the service's token
+ * exchange and Worldpay's cnpAPI. Each records what it received, so specs can
+ * assert the wire.
+ */
+
+/** Records and answers the token exchange. */
+export function exchangeHandler(
+  requests: Request[],
+  answer: () => Response | Promise<Response> = () => HttpResponse.json({ token: TOKEN })
+) {
+  return http.get(`${CHECKOUT_URL}/api/v1/:processor/form/:formId`, async ({ request }) => {
+    requests.push(request.clone())
+    return answer()
+  })
+}
+
+/** Records and answers cnpAPI requests. */
+export function cnpHandler(
+  requests: CnpRequestRecord[],
+  answer: (request: CnpRequestRecord) => string | Response = (request) =>
+    cnpResponse(request.type, { id: String(request.txn["@_id"] ?? "") })
+) {
+  return http.post(CNP_URL, async ({ request }) => {
+    const record = parseCnpRequest(await request.text(), request.headers)
+    requests.push(record)
+    const result = answer(record)
+    return typeof result === "string"
+      ? new HttpResponse(result, { headers: { "content-type": "text/xml; charset=utf-8" } })
+      : result
+  })
+}
+
+export function listen(server: ReturnType<typeof setupServer>): void {
+  beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
+  afterEach(() => server.resetHandlers())
+  afterAll(() => server.close())
+}

@@ -1,0 +1,148 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { setupServer } from "msw/node"
+import { processorIdFor } from "../ids"
+import {
+  authorizedPayment,
+  capturedPayment,
+  CnpRequestRecord,
+  cnpResponse,
+  createProvider,
+  expectNoSecrets,
+} from "./helpers"
+import { cnpHandler, listen } from "./msw"
+
+const server = setupServer()
+listen(server)
+
+const REFUND_1 = "ref_01JB8XKQ7YV2M3N4P5Q6R7S8R1"
+const REFUND_2 = "ref_01JB8XKQ7YV2M3N4P5Q6R7S8R2"
+
+describe("refundPayment", () => {
+  it("credits the capture in minor units, with the refund id as request id, and can repeat", async () => {
+    const cnp: CnpRequestRecord[] = []
+    let n = 0
+    server.use(cnpHandler(cnp, () => cnpResponse("credit", { cnpTxnId: `9900${++n}` })))
+    const { provider, logger } = createProvider()
+
+    const first = await provider.refundPayment({
+      data: capturedPayment(),
+      amount: 2.5,
+      context: { idempotency_key: REFUND_1 },
+    })
+    const second = await provider.refundPayment({
+      data: first.data,
+      amount: { value: "3.25", precision: 20 },
+      context: { idempotency_key: REFUND_2 },
+    })
+
+    expect(cnp.map((r) => [r.type, r.txn])).toEqual([
+      [
+        "credit",
+        {
+          "@_id": processorIdFor(REFUND_1),
+          "@_reportGroup": "Default Report Group",
+          cnpTxnId: "84000000000000002",
+          amount: "250",
+        },
+      ],
+      [
+        "credit",
+        {
+          "@_id": processorIdFor(REFUND_2),
+          "@_reportGroup": "Default Report Group",
+          cnpTxnId: "84000000000000002",
+          amount: "325",
+        },
+      ],
+    ])
+    expect(processorIdFor(REFUND_1)).toBe("1JB8XKQ7YV2M3N4P5Q6R7S8R1")
+    expect(second.data?.refunds).toEqual([
+      expect.objectContaining({ cnp_txn_id: "99001", amount_minor: 250, capture_cnp_txn_id: "84000000000000002", idempotency_key: REFUND_1 }),
+      expect.objectContaining({ cnp_txn_id: "99002", amount_minor: 325, idempotency_key: REFUND_2 }),
+    ])
+    expect(second.data?.status).toBe("captured")
+    expectNoSecrets(second, logger.text())
+  })
+
+  it.each([
+    ["jpy", 1500, 400, "400"],
+    ["kwd", "3.125", "1.005", "1005"],
+  ])("sends %s refunds in minor units", async (currency, amount, refund, minor) => {
+    const cnp: CnpRequestRecord[] = []
+    server.use(cnpHandler(cnp, () => cnpResponse("credit")))
+    const { provider } = createProvider()
+    const amountMinor = Number(currency === "jpy" ? amount : 3125)
+    const data = capturedPayment({
+      currency_code: currency,
+      amount: String(amount),
+      amount_minor: amountMinor,
+      captures: [{ cnp_txn_id: "cap1", amount_minor: amountMinor, request_id: "r", captured_at: "t" }],
+    })
+    await provider.refundPayment({ data, amount: refund, context: { idempotency_key: REFUND_1 } })
+    expect(cnp[0].txn.amount).toBe(minor)
+  })
+
+  it("returns a refund Medusa retries without calling again", async () => {
+    const cnp: CnpRequestRecord[] = []
+    server.use(cnpHandler(cnp, () => cnpResponse("credit")))
+    const { provider } = createProvider()
+    const once = await provider.refundPayment({ data: capturedPayment(), amount: 1, context: { idempotency_key: REFUND_1 } })
+    const again = await provider.refundPayment({ data: once.data, amount: 1, context: { idempotency_key: REFUND_1 } })
+    expect(cnp).toHaveLength(1)
+    expect(again.data).toEqual(once.data)
+  })
+
+  it("refunds a sale (automatic capture) against the sale's transaction", async () => {
+    const cnp: CnpRequestRecord[] = []
+    server.use(cnpHandler(cnp, () => cnpResponse("credit")))
+    const { provider } = createProvider()
+    const sale = capturedPayment({
+      capture_mode: "automatic",
+      cnp_txn_id: "5550001",
+      captures: [{ cnp_txn_id: "5550001", amount_minor: 1050, request_id: "r", captured_at: "t" }],
+    })
+    await provider.refundPayment({ data: sale, amount: 10.5, context: { idempotency_key: REFUND_1 } })
+    expect(cnp[0].txn).toMatchObject({ cnpTxnId: "5550001", amount: "1050" })
+  })
+
+  it("absorbs a one-unit rounding overshoot on the last partial refund", async () => {
+    const cnp: CnpRequestRecord[] = []
+    server.use(cnpHandler(cnp, () => cnpResponse("credit")))
+    const { provider } = createProvider()
+    const data = capturedPayment({
+      amount: "1.01",
+      amount_minor: 101,
+      captures: [{ cnp_txn_id: "cap1", amount_minor: 101, request_id: "r", captured_at: "t" }],
+    })
+    const first = await provider.refundPayment({ data, amount: "0.505", context: { idempotency_key: REFUND_1 } })
+    await provider.refundPayment({ data: first.data, amount: "0.505", context: { idempotency_key: REFUND_2 } })
+    expect(cnp.map((r) => r.txn.amount)).toEqual(["51", "50"])
+  })
+
+  it("maps a processor refusal (365) to a merchant-facing error with the raw code", async () => {
+    server.use(
+      cnpHandler([], () => cnpResponse("credit", { response: "365", message: "Total credit amount exceeds capture amount" }))
+    )
+    const { provider } = createProvider()
+    await expect(
+      provider.refundPayment({ data: capturedPayment(), amount: 1, context: { idempotency_key: REFUND_1 } })
+    ).rejects.toMatchObject({
+      type: MedusaError.Types.NOT_ALLOWED,
+      message: "Worldpay did not refund the payment (365 Total credit amount exceeds capture amount).",
+      processorResponse: { code: "365" },
+    })
+  })
+
+  it("refuses refunds of uncaptured payments, over-refunds and zero amounts before any call", async () => {
+    const { provider } = createProvider()
+    await expect(
+      provider.refundPayment({ data: authorizedPayment(), amount: 1, context: {} })
+    ).rejects.toMatchObject({ type: MedusaError.Types.NOT_ALLOWED, message: expect.stringContaining("cancel it instead") })
+    await expect(
+      provider.refundPayment({ data: capturedPayment(), amount: 20, context: {} })
+    ).rejects.toMatchObject({ type: MedusaError.Types.NOT_ALLOWED, message: expect.stringContaining("exceeds") })
+    await expect(
+      provider.refundPayment({ data: capturedPayment(), amount: 0, context: {} })
+    ).rejects.toMatchObject({ type: MedusaError.Types.INVALID_DATA })
+  })
+})

@@ -1,0 +1,461 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import {
+  ServiceScanAuthError,
+  ServiceScanConnectionError,
+  ServiceScanError,
+  ServiceScanHttpError,
+  ServiceScanResponseError,
+  ServiceScanTimeoutError,
+} from "../../lib/http"
+import {
+  DeclineReason,
+  GatewayConfigurationError,
+  GatewayError,
+  GatewayProtocolError,
+  GatewayResult,
+} from "./gateways/types"
+
+/**
+ * Every failure of a remote call, whatever raised it (the HTTP core, the
+ * service, a gateway, a processor's decline, the form's own validation),
+ * becomes a MedusaError in {@link toMedusaError} and nowhere else.
+ *
+ * Two audiences:
+ * - The shopper, during authorization: a PAYMENT_AUTHORIZATION_ERROR with a
+ *   plain-language message. Medusa's cart completion answers that type with
+ *   HTTP 200 `{ type: "cart", cart, error: { message, name, type } }`, so the
+ *   storefront can show the message and let the shopper try again; no order is
+ *   created.
+ * - The merchant: the raw processor code and message (`processorResponse`),
+ *   the failure's category and a technical `detail`, on the error object and in
+ *   one structured log line written by the provider. None of them ever holds
+ *   the processor token, an API key or a password.
+ */
+
+export type PaymentOperation =
+  | "initiate"
+  | "update"
+  | "authorize"
+  | "capture"
+  | "refund"
+  | "cancel"
+  | "delete"
+
+/** Where the failing call went. */
+export type FailureStage = "form" | "exchange" | "processor"
+
+/**
+ * - declined: the processor (or the form's validation) said no; the shopper can act.
+ * - form_expired: the form id is unknown or expired; the shopper re-enters the card.
+ * - configuration: the merchant's setup is wrong (keys, credentials, processor); retrying cannot help.
+ * - unavailable: no answer (timeout, connection, 5xx, 429); retrying may help.
+ * - protocol: an answer nobody can read; retrying may help, the merchant should look.
+ */
+export type FailureCategory = "declined" | "form_expired" | "configuration" | "unavailable" | "protocol"
+
+export type ProcessorResponse = { code: string; message: string }
+
+/** The MedusaError this provider throws for remote failures; extra fields are for the merchant. */
+export class ServiceScanPaymentError extends MedusaError {
+  readonly operation: PaymentOperation
+  readonly stage: FailureStage
+  readonly category: FailureCategory
+  /** The raw code and message of the processor (or the form's validation code), when there was one. */
+  readonly processorResponse?: ProcessorResponse
+  /** Technical description for logs and admins. Never holds secrets. */
+  readonly detail: string
+  /** True when the processor may have done the operation although we saw no answer (timeouts). */
+  readonly outcomeUnknown: boolean
+
+  constructor(init: {
+    type: string
+    message: string
+    operation: PaymentOperation
+    stage: FailureStage
+    category: FailureCategory
+    detail: string
+    processorResponse?: ProcessorResponse
+    outcomeUnknown?: boolean
+  }) {
+    super(init.type, init.message)
+    this.name = "ServiceScanPaymentError"
+    this.operation = init.operation
+    this.stage = init.stage
+    this.category = init.category
+    this.detail = init.detail
+    this.processorResponse = init.processorResponse
+    this.outcomeUnknown = init.outcomeUnknown ?? false
+  }
+}
+
+/** A processor's answer that was not an approval. Raised by the provider, mapped below. */
+export class ProcessorDeclineError extends Error {
+  readonly result: GatewayResult
+  readonly gateway: string
+
+  constructor(gateway: string, result: GatewayResult) {
+    super(`${gateway} declined: ${result.responseCode} ${result.message}`)
+    this.name = "ProcessorDeclineError"
+    this.gateway = gateway
+    this.result = result
+  }
+}
+
+/** The hosted form reported a validation code other than 870. Raised by the provider, mapped below. */
+export class FormValidationError extends Error {
+  readonly responseCode: string
+
+  constructor(responseCode: string) {
+    super(`The hosted form reported validation code ${responseCode}`)
+    this.name = "FormValidationError"
+    this.responseCode = responseCode
+  }
+}
+
+export const SHOPPER_MESSAGES = {
+  formExpired: "Your payment form expired. Please enter your card details again.",
+  unavailable: "We could not reach the payment service. Please try again in a moment.",
+  notProcessed: "We could not process your payment right now. Please try again in a moment.",
+  configuration:
+    "We could not process your payment right now. Please try again later or choose another payment method.",
+  missingForm: "Please enter your card details before placing the order.",
+} as const
+
+const FORM_CODE_PROBLEMS: Readonly<Record<string, string>> = {
+  "871": "the card number is invalid",
+  "872": "the card number is too short",
+  "873": "the card number is too long",
+  "874": "the card number must contain only digits",
+  "875": "the card details could not be encrypted",
+  "876": "the card details are invalid",
+  "881": "the security code must contain only digits",
+  "882": "the security code is too short",
+  "883": "the security code is too long",
+  "886": "the expiration date is invalid",
+  "889": "the form could not be processed",
+}
+
+/** The shopper's message for a form validation code other than 870. */
+export function formCodeMessage(code: string): string {
+  const problem = FORM_CODE_PROBLEMS[code] ?? "the form reported a problem"
+  return `The card details were not valid: ${problem} (${code}). Please check and try again.`
+}
+
+const DECLINE_MESSAGES: Readonly<Record<DeclineReason, string>> = {
+  insufficient_funds: "Your card was declined: insufficient funds.",
+  expired_card: "Your card has expired.",
+  invalid_card_number:
+    "The card details were not valid: the card number is invalid. Please check and try again.",
+  invalid_expiry:
+    "The card details were not valid: the expiration date is invalid. Please check and try again.",
+  invalid_cvv: "Your card was declined: the security code did not match. Please check and try again.",
+  exceeds_limit: "Your card was declined: the amount exceeds the card's limit.",
+  partial_approval: "Your card was declined: the available balance does not cover the full amount.",
+  call_issuer: "Your card was declined. Please contact your card issuer or use a different card.",
+  restricted_card: "Your card was declined. Please use a different card.",
+  do_not_honor: "Your card was declined. Please use a different card or contact your card issuer.",
+  generic: "Your card was declined. Please use a different card or contact your card issuer.",
+  invalid_token: "We could not use your card details. Please enter your card details again.",
+  expired_token: SHOPPER_MESSAGES.formExpired,
+  issuer_unavailable: "Your card issuer could not be reached. Please try again in a moment.",
+  processing_error: SHOPPER_MESSAGES.notProcessed,
+  merchant_configuration: SHOPPER_MESSAGES.configuration,
+  invalid_amount: SHOPPER_MESSAGES.configuration,
+  transaction_not_found: SHOPPER_MESSAGES.notProcessed,
+  authorization_unavailable: SHOPPER_MESSAGES.notProcessed,
+  exceeds_captured_amount: SHOPPER_MESSAGES.notProcessed,
+  already_settled: SHOPPER_MESSAGES.notProcessed,
+}
+
+/** Decline reasons that are the merchant's setup, not the card. */
+const CONFIGURATION_REASONS: ReadonlySet<DeclineReason> = new Set([
+  "merchant_configuration",
+  "invalid_amount",
+])
+/** Decline reasons where trying again later may succeed. */
+const TRANSIENT_REASONS: ReadonlySet<DeclineReason> = new Set(["issuer_unavailable", "processing_error"])
+
+const OPERATION_VERBS: Readonly<Record<PaymentOperation, string>> = {
+  initiate: "start the payment",
+  update: "update the payment",
+  authorize: "authorize the payment",
+  capture: "capture the payment",
+  refund: "refund the payment",
+  cancel: "cancel the payment",
+  delete: "release the payment",
+}
+
+type Classified = {
+  category: FailureCategory
+  /** The shopper's message (authorize only). */
+  shopperMessage: string
+  detail: string
+  processorResponse?: ProcessorResponse
+  outcomeUnknown?: boolean
+}
+
+/**
+ * Maps any failure of a remote call to the MedusaError this provider throws.
+ *
+ * - authorize: PAYMENT_AUTHORIZATION_ERROR with the shopper's message.
+ * - capture / refund / cancel / delete (admin and compensation paths):
+ *   NOT_ALLOWED (HTTP 400) for the processor's refusals, UNEXPECTED_STATE for
+ *   setup, network and protocol failures; the message names the raw processor
+ *   code, since the reader is the merchant.
+ *
+ * A MedusaError passes through unchanged.
+ */
+export function toMedusaError(
+  error: unknown,
+  context: { operation: PaymentOperation; stage: FailureStage; gateway?: string }
+): MedusaError {
+  if (error instanceof MedusaError || (error instanceof Error && MedusaError.isMedusaError(error))) {
+    return error as MedusaError
+  }
+  const classified = classify(error, context)
+  const stage = error instanceof FormValidationError ? "form" : context.stage
+
+  if (context.operation === "authorize") {
+    return new ServiceScanPaymentError({
+      type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
+      message: classified.shopperMessage,
+      operation: context.operation,
+      stage,
+      category: classified.category,
+      detail: classified.detail,
+      processorResponse: classified.processorResponse,
+      outcomeUnknown: classified.outcomeUnknown,
+    })
+  }
+
+  const who = stage === "processor" ? capitalize(context.gateway ?? "the processor") : "The ServiceScan service"
+  const code = classified.processorResponse
+    ? ` (${classified.processorResponse.code} ${classified.processorResponse.message})`.trimEnd()
+    : ""
+  const message =
+    classified.category === "declined"
+      ? `${who} did not ${OPERATION_VERBS[context.operation]}${code}.`
+      : `Could not ${OPERATION_VERBS[context.operation]}: ${sentence(classified.detail)}${
+          classified.outcomeUnknown
+            ? " The outcome is unknown; retrying is safe (the request id is reused)."
+            : ""
+        }`
+  return new ServiceScanPaymentError({
+    type:
+      classified.category === "declined"
+        ? MedusaError.Types.NOT_ALLOWED
+        : MedusaError.Types.UNEXPECTED_STATE,
+    message,
+    operation: context.operation,
+    stage,
+    category: classified.category,
+    detail: classified.detail,
+    processorResponse: classified.processorResponse,
+    outcomeUnknown: classified.outcomeUnknown,
+  })
+}
+
+function classify(
+  error: unknown,
+  context: { operation: PaymentOperation; stage: FailureStage; gateway?: string }
+): Classified {
+  if (error instanceof FormValidationError) {
+    return {
+      category: "declined",
+      shopperMessage: formCodeMessage(error.responseCode),
+      detail: `the hosted form reported validation code ${error.responseCode}; nothing was sent to the service`,
+      processorResponse: {
+        code: error.responseCode,
+        message: FORM_CODE_PROBLEMS[error.responseCode] ?? "form validation failed",
+      },
+    }
+  }
+
+  if (error instanceof ProcessorDeclineError) {
+    const { result } = error
+    const reason = result.reason ?? "generic"
+    const processorResponse = { code: result.responseCode, message: result.message }
+    return {
+      category: CONFIGURATION_REASONS.has(reason)
+        ? "configuration"
+        : TRANSIENT_REASONS.has(reason)
+          ? "unavailable"
+          : "declined",
+      shopperMessage: DECLINE_MESSAGES[reason],
+      detail: `${error.gateway} answered ${result.responseCode} ${result.message} (${reason})`,
+      processorResponse,
+    }
+  }
+
+  if (error instanceof GatewayConfigurationError) {
+    return {
+      category: "configuration",
+      shopperMessage: SHOPPER_MESSAGES.configuration,
+      detail: `${error.message}. Check the provider's gateway options (merchant id, user, password, url).`,
+      processorResponse: gatewayResponse(error),
+    }
+  }
+  if (error instanceof GatewayProtocolError) {
+    return {
+      category: "protocol",
+      shopperMessage: SHOPPER_MESSAGES.notProcessed,
+      detail: error.message,
+      outcomeUnknown: true,
+    }
+  }
+  if (error instanceof GatewayError) {
+    return {
+      category: "unavailable",
+      shopperMessage: SHOPPER_MESSAGES.notProcessed,
+      detail: error.message,
+      processorResponse: gatewayResponse(error),
+      outcomeUnknown: true,
+    }
+  }
+
+  if (error instanceof ServiceScanError) {
+    return context.stage === "exchange"
+      ? classifyExchangeFailure(error)
+      : classifyProcessorTransportFailure(error, context.gateway ?? "the processor")
+  }
+
+  // A custom gateway threw something untyped: we cannot know what happened.
+  return {
+    category: "unavailable",
+    shopperMessage: SHOPPER_MESSAGES.notProcessed,
+    detail: `unexpected error from ${context.gateway ?? context.stage}: ${describe(error)}`,
+    outcomeUnknown: context.stage === "processor",
+  }
+}
+
+/**
+ * The spec leaves the exchange's errors unstated. The mapping follows what the
+ * service's form records can be (and what the sandbox answers): unknown (404)
+ * or expired (410) form, a form that failed validation (422 with its
+ * `responseCode`), a card the processor refused to tokenize (402 with
+ * `processorResponse`), a key problem (401/403), or an outage.
+ */
+function classifyExchangeFailure(error: ServiceScanError): Classified {
+  if (error instanceof ServiceScanAuthError) {
+    return {
+      category: "configuration",
+      shopperMessage: SHOPPER_MESSAGES.configuration,
+      detail: `the token exchange refused the payment-token API key (${[error.status, error.serviceMessage]
+        .filter(Boolean)
+        .join(" ")}). Check the paymentTokenApiKey option.`,
+    }
+  }
+  if (error instanceof ServiceScanTimeoutError || error instanceof ServiceScanConnectionError) {
+    return { category: "unavailable", shopperMessage: SHOPPER_MESSAGES.unavailable, detail: error.message }
+  }
+  if (error instanceof ServiceScanResponseError) {
+    return {
+      category: "protocol",
+      shopperMessage: SHOPPER_MESSAGES.notProcessed,
+      detail: `${error.message} (${String(error.body)})`,
+    }
+  }
+  if (error instanceof ServiceScanHttpError) {
+    const body = record(error.body)
+    const detail = [`the token exchange answered ${error.status}`, error.serviceMessage].filter(Boolean).join(" ")
+    if (error.status === 404 && /processor/i.test(error.serviceMessage ?? "")) {
+      return {
+        category: "configuration",
+        shopperMessage: SHOPPER_MESSAGES.configuration,
+        detail: `${detail}. Check the processor option.`,
+      }
+    }
+    if (error.status === 404 || error.status === 410) {
+      return { category: "form_expired", shopperMessage: SHOPPER_MESSAGES.formExpired, detail }
+    }
+    const formCode = typeof body?.responseCode === "string" ? body.responseCode : undefined
+    if (formCode && formCode !== "870") {
+      return {
+        category: "declined",
+        shopperMessage: formCodeMessage(formCode),
+        detail,
+        processorResponse: { code: formCode, message: error.serviceMessage ?? "form validation failed" },
+      }
+    }
+    if (error.status === 402) {
+      const code = stringOf(body?.processorResponse)
+      return {
+        category: "declined",
+        shopperMessage:
+          "The card details were not valid: the card could not be registered. Please check and try again.",
+        detail,
+        processorResponse: code
+          ? { code, message: stringOf(body?.processorMessage) ?? "" }
+          : undefined,
+      }
+    }
+    if (error.status === 429 || error.status >= 500) {
+      return { category: "unavailable", shopperMessage: SHOPPER_MESSAGES.unavailable, detail }
+    }
+    return {
+      category: "form_expired",
+      shopperMessage: "We could not read your card details. Please enter them again.",
+      detail,
+    }
+  }
+  return { category: "unavailable", shopperMessage: SHOPPER_MESSAGES.unavailable, detail: error.message }
+}
+
+function classifyProcessorTransportFailure(error: ServiceScanError, gateway: string): Classified {
+  if (error instanceof ServiceScanAuthError) {
+    return {
+      category: "configuration",
+      shopperMessage: SHOPPER_MESSAGES.configuration,
+      detail: `${gateway} refused the credentials (${error.status}). Check the provider's gateway options.`,
+    }
+  }
+  if (error instanceof ServiceScanHttpError && error.status !== 429 && error.status < 500) {
+    return {
+      category: "configuration",
+      shopperMessage: SHOPPER_MESSAGES.configuration,
+      detail: `${[`${gateway} answered ${error.status}`, error.serviceMessage?.slice(0, 200)]
+        .filter(Boolean)
+        .join(" ")}. Check the gateway url.`,
+    }
+  }
+  // Timeouts and 5xx after the request left: the processor may have acted.
+  // Retrying the same Medusa operation reuses the request id, so cnpAPI's
+  // duplicate detection answers with the original result instead of acting twice.
+  return {
+    category: "unavailable",
+    shopperMessage: SHOPPER_MESSAGES.unavailable,
+    detail: error.message,
+    outcomeUnknown: !(error instanceof ServiceScanConnectionError),
+  }
+}
+
+function gatewayResponse(error: GatewayError): ProcessorResponse | undefined {
+  return error.responseCode !== undefined
+    ? { code: error.responseCode, message: error.processorMessage ?? "" }
+    : undefined
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined
+}
+
+function sentence(value: string): string {
+  return /[.!?]$/.test(value) ? value : `${value}.`
+}
+
+function capitalize(value: string): string {
+  return value.charAt(0).toUpperCase() + value.slice(1)
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    return `${error.name}: ${error.message}`
+  }
+  return typeof error === "string" ? error : "a non-Error value"
+}

@@ -1,0 +1,226 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { z } from "@medusajs/framework/zod"
+import { isProcessorGateway, missingGatewayMethods, ProcessorGateway } from "./gateways/types"
+
+/**
+ * The provider's options, as a store owner writes them in medusa-config.ts:
+ *
+ * ```ts
+ * {
+ *   resolve: "medusa-plugin-servicescan/providers/servicescan",
+ *   id: "servicescan",
+ *   options: {
+ *     checkoutUrl: process.env.SERVICESCAN_CHECKOUT_URL,
+ *     clientScriptUrl: process.env.SERVICESCAN_CLIENT_SCRIPT_URL,
+ *     shareableKey: process.env.SERVICESCAN_SHAREABLE_KEY,
+ *     paymentTokenApiKey: process.env.SERVICESCAN_PAYMENT_TOKEN_API_KEY,
+ *     capture: "manual",
+ *     gateway: {
+ *       type: "worldpay",
+ *       url: process.env.WORLDPAY_URL,
+ *       merchantId: process.env.WORLDPAY_MERCHANT_ID,
+ *       user: process.env.WORLDPAY_USER,
+ *       password: process.env.WORLDPAY_PASSWORD,
+ *     },
+ *   },
+ * }
+ * ```
+ */
+export type ServiceScanOptions = {
+  /** The service's checkout host; the token exchange is `GET {checkoutUrl}/api/v1/<processor>/form/<form_id>`. */
+  checkoutUrl: string
+  /** Where the storefront loads the hosted form's client script from. */
+  clientScriptUrl: string
+  /** The shareable API key, handed to the browser's form client. Public by design. */
+  shareableKey: string
+  /** The payment-token API key (`X-API-KEY` of the exchange). Secret: stays on the server. */
+  paymentTokenApiKey: string
+  /** The exchange path's processor segment. Default "worldpay". */
+  processor?: string
+  /**
+   * "manual" (default): authorize at checkout, capture from the admin.
+   * "automatic": charge at checkout (cnpAPI `sale`).
+   */
+  capture?: "manual" | "automatic"
+  /** Options of the browser form client. */
+  formConfig?: ServiceScanFormConfigOptions
+  /** Per-attempt timeout of every call to the service and the processor, in ms. Default 10000. */
+  timeoutMs?: number
+  /** Extra attempts after a timeout, connection failure, 429 or 5xx. Default 2. */
+  maxRetries?: number
+  /** The processor gateway: the built-in Worldpay cnpAPI gateway, or your own implementation. */
+  gateway: WorldpayGatewayConfig | ProcessorGateway
+}
+
+/** Options of the browser form client that the merchant may set. */
+export type ServiceScanFormConfigOptions = {
+  /** Passed to the processor's token registration (cnpAPI `reportGroup`). */
+  reportGroup?: string
+  /** Form UI version. Default 2, as the service recommends. */
+  uiVersion?: number
+  /** Default false, as the service recommends. */
+  showExplanation?: boolean
+  /** Default false, as the service recommends. */
+  showResult?: boolean
+}
+
+/** The built-in Worldpay eCommerce (cnpAPI) gateway. */
+export type WorldpayGatewayConfig = {
+  type: "worldpay"
+  /** The cnpAPI online endpoint, e.g. `https://payments.vantivprelive.com/vap/communicator/online`. */
+  url: string
+  merchantId: string
+  user: string
+  /** Secret: sent only inside cnpAPI request bodies. */
+  password: string
+  /** `reportGroup` of every transaction. Default "Default Report Group". */
+  reportGroup?: string
+  /** cnpAPI version attribute. Default "12.30". */
+  version?: string
+}
+
+/** Options after validation, with defaults applied. */
+export type ResolvedServiceScanOptions = Omit<
+  Required<ServiceScanOptions>,
+  "formConfig"
+> & {
+  formConfig: Required<Omit<ServiceScanFormConfigOptions, "reportGroup">> &
+    Pick<ServiceScanFormConfigOptions, "reportGroup">
+}
+
+const requiredString = (description: string) =>
+  z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? `is required (${description})` : `must be a string (${description})`,
+    })
+    .trim()
+    .min(1, { error: `must not be empty (${description})` })
+
+const httpUrl = (description: string) =>
+  z.url({
+    protocol: /^https?$/,
+    error: (issue) =>
+      issue.input === undefined
+        ? `is required (${description})`
+        : `must be an http(s) URL (${description})`,
+  })
+
+const worldpayGatewaySchema = z.strictObject(
+  {
+    type: z.literal("worldpay"),
+    url: httpUrl("the cnpAPI online endpoint"),
+    merchantId: requiredString("the Worldpay merchant id"),
+    user: requiredString("the cnpAPI user"),
+    password: requiredString("the cnpAPI password"),
+    reportGroup: z
+      .string()
+      .min(1)
+      .max(25, { error: "must be at most 25 characters (cnpAPI limit)" })
+      .optional(),
+    version: z
+      .string()
+      .regex(/^\d{1,2}\.\d{1,2}$/, { error: 'must look like "12.30"' })
+      .optional(),
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? `has unknown keys: ${issue.keys.join(", ")}` : undefined) }
+)
+
+/**
+ * Either a Worldpay configuration (told apart by `type: "worldpay"`) or an
+ * object implementing ProcessorGateway. Dispatching by hand instead of a zod
+ * union gives errors about the branch the owner meant, e.g.
+ * "gateway.password: is required" rather than "Invalid input".
+ */
+const gatewaySchema = z.unknown().transform((value, ctx): WorldpayGatewayConfig | ProcessorGateway => {
+  if (typeof value === "object" && value !== null && "type" in value && value.type === "worldpay") {
+    const result = worldpayGatewaySchema.safeParse(value)
+    if (result.success) {
+      return result.data
+    }
+    for (const issue of result.error.issues) {
+      ctx.issues.push({ code: "custom", message: issue.message, path: issue.path, input: value })
+    }
+    return z.NEVER
+  }
+  if (isProcessorGateway(value)) {
+    return value
+  }
+  const missing = missingGatewayMethods(value)
+  ctx.issues.push({
+    code: "custom",
+    input: value,
+    message:
+      typeof value === "object" && value !== null && missing.length < 5
+        ? `does not implement ProcessorGateway: ${
+            missing.length > 0 ? `missing ${missing.join(", ")}` : "missing a string name"
+          }`
+        : 'must be { type: "worldpay", url, merchantId, user, password } or an object implementing ProcessorGateway (name, authorize, sale, capture, refund, cancel)',
+  })
+  return z.NEVER
+})
+
+export const serviceScanOptionsSchema = z.object({
+  checkoutUrl: httpUrl("the service's checkout host"),
+  clientScriptUrl: httpUrl("the hosted form's client script"),
+  shareableKey: requiredString("the shareable API key"),
+  paymentTokenApiKey: requiredString("the payment-token API key"),
+  processor: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]*$/i, { error: "must be a path segment such as \"worldpay\"" })
+    .default("worldpay"),
+  capture: z
+    .enum(["manual", "automatic"], { error: 'must be "manual" or "automatic"' })
+    .default("manual"),
+  formConfig: z
+    .strictObject(
+      {
+        reportGroup: z.string().min(1, { error: "must not be empty" }).optional(),
+        uiVersion: z.number().int().positive().default(2),
+        showExplanation: z.boolean().default(false),
+        showResult: z.boolean().default(false),
+      },
+      {
+        error: (issue) =>
+          issue.code === "unrecognized_keys"
+            ? `has unsupported keys: ${issue.keys.join(", ")} (supported: reportGroup, uiVersion, showExplanation, showResult)`
+            : undefined,
+      }
+    )
+    .default({ uiVersion: 2, showExplanation: false, showResult: false }),
+  timeoutMs: z
+    .number({ error: "must be a number of milliseconds" })
+    .int()
+    .min(100, { error: "must be at least 100 ms" })
+    .max(120_000, { error: "must be at most 120000 ms" })
+    .default(10_000),
+  maxRetries: z
+    .number({ error: "must be a whole number" })
+    .int()
+    .min(0, { error: "must be 0 or more" })
+    .max(5, { error: "must be at most 5" })
+    .default(2),
+  gateway: gatewaySchema,
+})
+
+/**
+ * Validates the provider options and applies defaults.
+ *
+ * @throws MedusaError INVALID_DATA whose message names every invalid field,
+ * e.g. `gateway.password: is required (the cnpAPI password)`. Messages never
+ * echo option values: some are secrets.
+ */
+export function parseServiceScanOptions(input: unknown): ResolvedServiceScanOptions {
+  const result = serviceScanOptionsSchema.safeParse(input ?? {})
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const path = issue.path.map(String).join(".")
+      return path ? `${path}: ${issue.message}` : issue.message
+    })
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `Invalid options for the ServiceScan payment provider (servicescan): ${problems.join("; ")}`
+    )
+  }
+  return result.data
+}

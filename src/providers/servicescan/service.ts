@@ -1,0 +1,895 @@
+import type {
+  AuthorizePaymentInput,
+  AuthorizePaymentOutput,
+  CancelPaymentInput,
+  CancelPaymentOutput,
+  CapturePaymentInput,
+  CapturePaymentOutput,
+  DeletePaymentInput,
+  DeletePaymentOutput,
+  GetPaymentStatusInput,
+  GetPaymentStatusOutput,
+  InitiatePaymentInput,
+  InitiatePaymentOutput,
+  Logger,
+  ProviderWebhookPayload,
+  RefundPaymentInput,
+  RefundPaymentOutput,
+  RetrievePaymentInput,
+  RetrievePaymentOutput,
+  UpdatePaymentInput,
+  UpdatePaymentOutput,
+  WebhookActionResult,
+} from "@medusajs/framework/types"
+import {
+  AbstractPaymentProvider,
+  MathBN,
+  MedusaError,
+  PaymentActions,
+  PaymentSessionStatus,
+} from "@medusajs/framework/utils"
+import { randomUUID } from "node:crypto"
+import { RetryEvent } from "../../lib/http"
+import { CheckoutClient } from "../../lib/servicescan/checkout-client"
+import { roundToCurrencyPrecision, toMinorUnits } from "../../utils/money"
+import {
+  FailureCategory,
+  FailureStage,
+  FormValidationError,
+  PaymentOperation,
+  ProcessorDeclineError,
+  SHOPPER_MESSAGES,
+  ServiceScanPaymentError,
+  toMedusaError,
+} from "./errors"
+import { GatewayProtocolError, GatewayResult, ProcessorGateway } from "./gateways/types"
+import { WorldpayGateway } from "./gateways/worldpay"
+import { formCustomerId, hashId, processorIdFor } from "./ids"
+import {
+  parseServiceScanOptions,
+  ResolvedServiceScanOptions,
+  ServiceScanOptions,
+  WorldpayGatewayConfig,
+} from "./options"
+import {
+  paymentDataSchema,
+  SERVER_ONLY_KEYS,
+  ServiceScanCaptureRecord,
+  ServiceScanFormConfig,
+  ServiceScanPaymentData,
+  ServiceScanSessionData,
+  StorefrontInput,
+  storefrontInputSchema,
+} from "./types"
+
+type InjectedDependencies = {
+  logger: Logger
+}
+
+/** Validation code of a form that passed the hosted form's checks. */
+const FORM_VALID = "870"
+/** How many released authorizations the provider remembers (see `released_`). */
+const RELEASED_MEMORY = 10_000
+
+/**
+ * ServiceScan payment provider: the shopper types (or scans) the card into the
+ * hosted form, the storefront sends the form id back as session data, and at
+ * cart completion this provider exchanges the form id for a processor token
+ * and charges it through a {@link ProcessorGateway} (Worldpay cnpAPI built in).
+ *
+ * Registered as `pp_servicescan_<id>`; with `id: "servicescan"` in
+ * medusa-config the provider id is `pp_servicescan_servicescan`.
+ */
+export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceScanOptions> {
+  static override identifier = "servicescan"
+
+  protected readonly logger_: Logger
+  protected readonly options_: ResolvedServiceScanOptions
+  protected readonly checkout_: CheckoutClient
+  protected readonly gateway_: ProcessorGateway
+  /** Strings scrubbed from every log line and error detail, whatever produced them. */
+  private readonly secrets_: string[]
+  /**
+   * Request ids of authorizations this process released. A retried authorize
+   * reuses its request id, and cnpAPI answers a duplicate with the original
+   * approval even when that authorization was reversed since (Medusa's
+   * compensation cancels it when creating the Payment fails). Such a session
+   * must not be treated as authorized again. Process memory only: it narrows
+   * the window, it cannot close it across several server instances.
+   */
+  private readonly released_ = new Map<string, true>()
+
+  /**
+   * Validates the options once, when Medusa loads the provider.
+   * @throws MedusaError INVALID_DATA naming each invalid option.
+   */
+  static override validateOptions(options: Record<string, unknown>): void {
+    parseServiceScanOptions(options)
+  }
+
+  /** Builds the clients; nothing here calls the network. */
+  constructor(container: InjectedDependencies, options: ServiceScanOptions) {
+    super(container, options)
+    this.logger_ = container.logger
+    this.options_ = parseServiceScanOptions(options)
+
+    const onRetry = (event: RetryEvent) =>
+      this.log("warn", {
+        event: "retry",
+        method: event.request.method,
+        url: event.request.url,
+        attempt: event.attempt,
+        delay_ms: event.delayMs,
+        reason: event.reason,
+      })
+
+    this.checkout_ = new CheckoutClient({
+      checkoutUrl: this.options_.checkoutUrl,
+      paymentTokenApiKey: this.options_.paymentTokenApiKey,
+      processor: this.options_.processor,
+      timeoutMs: this.options_.timeoutMs,
+      maxRetries: this.options_.maxRetries,
+      onRetry,
+    })
+
+    const gateway = this.options_.gateway
+    this.gateway_ = isWorldpayConfig(gateway)
+      ? new WorldpayGateway({
+          url: gateway.url,
+          merchantId: gateway.merchantId,
+          user: gateway.user,
+          password: gateway.password,
+          reportGroup: gateway.reportGroup,
+          version: gateway.version,
+          timeoutMs: this.options_.timeoutMs,
+          maxRetries: this.options_.maxRetries,
+          onRetry,
+        })
+      : gateway
+
+    this.secrets_ = [
+      this.options_.paymentTokenApiKey,
+      isWorldpayConfig(gateway) ? gateway.password : undefined,
+    ].filter((secret): secret is string => typeof secret === "string" && secret.length >= 4)
+  }
+
+  /**
+   * Creates the session data the storefront renders the hosted form from.
+   * Called once when the shopper picks this provider and again, with
+   * `{ form_id, response_code }` in `data`, when the storefront sends the
+   * submitted form (Medusa's `POST /store/payment-collections/:id/payment-sessions`
+   * replaces the session). No network call.
+   */
+  async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
+    const data = input.data ?? {}
+    const storefront = this.readStorefrontInput(data)
+    const sessionKey = input.context?.idempotency_key ?? stringOf(data.session_id)
+    const sessionData = this.buildSessionData({
+      amount: input.amount,
+      currencyCode: input.currency_code,
+      sessionKey,
+      customerId: input.context?.customer?.id,
+      storefront,
+    })
+    return {
+      id: sessionKey ?? randomUUID(),
+      data: sessionData,
+      status: PaymentSessionStatus.PENDING,
+    }
+  }
+
+  /**
+   * Re-renders the session data for a new amount, currency or customer. An
+   * authorized payment is returned unchanged: an authorization's amount cannot
+   * change. No network call.
+   */
+  async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
+    const data = input.data ?? {}
+    const payment = paymentDataSchema.safeParse(data)
+    if (payment.success) {
+      return { data: payment.data, status: sessionStatusOf(payment.data) }
+    }
+    const storefront = this.readStorefrontInput(data)
+    const previousConfig = recordOf(data.form_config)
+    const previousId = stringOf(previousConfig?.id)
+    const sessionKey = input.context?.idempotency_key ?? stringOf(data.session_id)
+    const sessionData = this.buildSessionData({
+      amount: input.amount,
+      currencyCode: input.currency_code,
+      sessionKey,
+      formId: sessionKey ? undefined : previousId && previousId.length <= 25 ? previousId : undefined,
+      customerId: input.context?.customer?.id ?? stringOf(previousConfig?.customerId),
+      storefront: {
+        form_id: storefront.form_id,
+        response_code: storefront.response_code,
+      },
+    })
+    return { data: sessionData, status: PaymentSessionStatus.PENDING }
+  }
+
+  /**
+   * Authorizes (manual capture) or charges (automatic capture) the card behind
+   * the session's form id: exactly one token exchange and one processor call.
+   *
+   * Idempotency: the processor request id and order id derive from Medusa's
+   * idempotency key (the payment session id), so a retried authorize of the
+   * same session is recognised by cnpAPI's duplicate detection and answered
+   * with the original result; the card is never charged twice. Data that
+   * already records an authorization is returned without any call.
+   *
+   * Failures throw MedusaError PAYMENT_AUTHORIZATION_ERROR with a message the
+   * shopper can act on. Why not return `{ status: "error", data }`? The payment
+   * module would persist that data on the session (the decline would be
+   * visible there), but then throws its own NOT_ALLOWED "Session … was not
+   * authorized with the provider.", which the cart-complete route answers as a
+   * 400 with that technical message instead of the 200
+   * `{ type: "cart", error: { message } }` storefronts handle. Throwing keeps
+   * the shopper's message; the merchant gets the raw processor code on the
+   * error (`processorResponse`) and in one structured log line.
+   */
+  async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
+    const data = input.data ?? {}
+    const existing = paymentDataSchema.safeParse(data)
+    if (existing.success && existing.data.status !== "canceled") {
+      return { data: existing.data, status: sessionStatusOf(existing.data) }
+    }
+
+    const session = this.readSessionForAuthorization(data)
+    const idempotencyKey =
+      input.context?.idempotency_key ?? stringOf(data.session_id) ?? session.formConfigId ?? session.formId
+    const requestId = processorIdFor(idempotencyKey)
+    const logContext = { operation: "authorize" as const, request_id: requestId, form_id: session.formId }
+
+    if (existing.success || this.released_.has(requestId)) {
+      // Re-authorizing would return the original (now released) approval.
+      throw this.fail(
+        new ServiceScanPaymentError({
+          type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
+          message: SHOPPER_MESSAGES.formExpired,
+          operation: "authorize",
+          stage: "processor",
+          category: "form_expired",
+          detail: `the authorization ${requestId} of this session was already released; a new session is needed`,
+        }),
+        logContext
+      )
+    }
+    if (session.responseCode !== undefined && session.responseCode !== FORM_VALID) {
+      throw this.fail(new FormValidationError(session.responseCode), { ...logContext, stage: "form" })
+    }
+
+    const amountMinor = toMinorUnits(
+      roundToCurrencyPrecision(session.amount, session.currencyCode),
+      session.currencyCode
+    )
+
+    let token: string
+    try {
+      token = (await this.checkout_.exchangeFormId(session.formId)).token
+    } catch (error) {
+      throw this.fail(error, { ...logContext, stage: "exchange" })
+    }
+
+    const automatic = this.options_.capture === "automatic"
+    let result: GatewayResult
+    try {
+      const request = {
+        requestId,
+        orderId: requestId,
+        amount: amountMinor,
+        currencyCode: session.currencyCode,
+        token,
+        customerId: session.customerId,
+      }
+      result = automatic ? await this.gateway_.sale(request) : await this.gateway_.authorize(request)
+    } catch (error) {
+      throw this.fail(error, { ...logContext, stage: "processor", secrets: [token] })
+    }
+
+    if (result.outcome !== "approved") {
+      if (result.reason === "partial_approval" && result.transactionId) {
+        // Never requested (no allowPartialAuth), but if it happens the partial
+        // hold must not linger on the shopper's card.
+        await this.releaseQuietly(result.transactionId, requestId, automatic ? "capture" : "authorization")
+      }
+      throw this.fail(new ProcessorDeclineError(this.gateway_.name, result), {
+        ...logContext,
+        stage: "processor",
+        duplicate: result.duplicate ?? false,
+      })
+    }
+    if (!result.transactionId) {
+      throw this.fail(
+        new GatewayProtocolError(`${this.gateway_.name} approved without a transaction id`, {
+          gateway: this.gateway_.name,
+        }),
+        { ...logContext, stage: "processor" }
+      )
+    }
+
+    const now = new Date().toISOString()
+    const payment: ServiceScanPaymentData = {
+      status: automatic ? "captured" : "authorized",
+      scan_id: session.formId,
+      form_id: session.formId,
+      processor: this.options_.processor,
+      gateway: this.gateway_.name,
+      capture_mode: this.options_.capture,
+      currency_code: session.currencyCode,
+      amount: session.amount,
+      amount_minor: amountMinor,
+      request_id: requestId,
+      order_id: requestId,
+      cnp_txn_id: result.transactionId,
+      ...(result.authCode ? { auth_code: result.authCode } : {}),
+      // From the gateway: only it knows whether its tokens keep the card's last four (cnpAPI's do).
+      card: { last4: result.card?.last4 ?? null, type: result.card?.type ?? null },
+      processor_response: { code: result.responseCode, message: result.message },
+      captures: automatic
+        ? [{ cnp_txn_id: result.transactionId, amount_minor: amountMinor, request_id: requestId, captured_at: now }]
+        : [],
+      refunds: [],
+      authorized_at: now,
+    }
+    if (result.duplicate) {
+      this.log("info", { ...logContext, event: "duplicate_approval", cnp_txn_id: result.transactionId })
+    }
+    return {
+      data: payment,
+      status: automatic ? PaymentSessionStatus.CAPTURED : PaymentSessionStatus.AUTHORIZED,
+    }
+  }
+
+  /**
+   * Captures the authorization in full.
+   *
+   * Medusa passes no amount to `capturePayment` (CapturePaymentInput has only
+   * data and context), so a provider cannot do partial captures: the first
+   * capture takes the whole authorization, as Medusa's Stripe provider does,
+   * and later captures of the same payment find it captured and succeed
+   * without a call. The request id is the authorization's, not the Medusa
+   * Capture's: Medusa deletes a failed Capture and makes a new one on retry, and
+   * only an id tied to the authorization lets cnpAPI recognise the retry and
+   * return the original capture (with its transaction id, which refunds need).
+   */
+  async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
+    const payment = this.readPaymentData(input.data, "capture")
+    if (payment.status === "captured") {
+      return { data: payment }
+    }
+    if (payment.status === "canceled") {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "The payment was canceled at the processor and cannot be captured."
+      )
+    }
+    const logContext = { operation: "capture" as const, request_id: payment.request_id, form_id: payment.form_id }
+    let result: GatewayResult
+    try {
+      result = await this.gateway_.capture({
+        requestId: payment.request_id,
+        transactionId: payment.cnp_txn_id,
+      })
+    } catch (error) {
+      throw this.fail(error, { ...logContext, stage: "processor" })
+    }
+    if (result.outcome === "declined") {
+      throw this.fail(new ProcessorDeclineError(this.gateway_.name, result), { ...logContext, stage: "processor" })
+    }
+    if (result.outcome === "already_done") {
+      // Captured by something else (another request id, the processor's portal).
+      this.log("warn", {
+        ...logContext,
+        event: "already_captured",
+        processor_code: result.responseCode,
+        processor_message: result.message,
+      })
+    }
+    const capture: ServiceScanCaptureRecord = {
+      // Unknown when captured elsewhere: refunds then have to go through the processor's portal.
+      cnp_txn_id: result.outcome === "approved" ? (result.transactionId ?? "") : "",
+      amount_minor: payment.amount_minor,
+      request_id: payment.request_id,
+      captured_at: new Date().toISOString(),
+    }
+    return { data: { ...payment, status: "captured", captures: [...payment.captures, capture] } }
+  }
+
+  /**
+   * Refunds part or all of the capture; may be called repeatedly. Medusa's
+   * idempotency key is the Refund id: it becomes the processor request id, and
+   * a refund already recorded under it is returned without a call.
+   */
+  async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
+    const payment = this.readPaymentData(input.data, "refund")
+    const key = input.context?.idempotency_key
+    if (key && payment.refunds.some((refund) => refund.idempotency_key === key)) {
+      return { data: payment }
+    }
+    if (payment.status !== "captured" || payment.captures.length === 0) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        payment.status === "canceled"
+          ? "The payment was canceled at the processor; there is nothing to refund."
+          : "The payment has not been captured yet; cancel it instead of refunding it."
+      )
+    }
+    let amountMinor = toMinorUnits(
+      roundToCurrencyPrecision(input.amount, payment.currency_code),
+      payment.currency_code
+    )
+    if (amountMinor <= 0) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, "The refund amount must be greater than 0.")
+    }
+
+    const remaining = payment.captures.map((capture) => ({
+      capture,
+      remaining:
+        capture.amount_minor -
+        payment.refunds
+          .filter((refund) => refund.capture_cnp_txn_id === capture.cnp_txn_id)
+          .reduce((sum, refund) => sum + refund.amount_minor, 0),
+    }))
+    const target =
+      remaining.find((entry) => entry.remaining >= amountMinor) ??
+      // Medusa compares refunds with captures at full precision while we send
+      // rounded minor units: several partial refunds can overshoot by one unit.
+      remaining.find((entry) => entry.remaining > 0 && amountMinor - entry.remaining <= 1)
+    if (!target) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "The refund exceeds what remains captured on this payment at the processor."
+      )
+    }
+    amountMinor = Math.min(amountMinor, target.remaining)
+    if (!target.capture.cnp_txn_id) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "This payment was captured outside Medusa, so its capture reference is unknown; refund it in the processor's portal."
+      )
+    }
+
+    const requestId = key
+      ? processorIdFor(key)
+      : hashId(`${payment.request_id}:refund:${payment.refunds.length}:${amountMinor}`)
+    const logContext = { operation: "refund" as const, request_id: requestId, form_id: payment.form_id }
+    let result: GatewayResult
+    try {
+      result = await this.gateway_.refund({
+        requestId,
+        transactionId: target.capture.cnp_txn_id,
+        amount: amountMinor,
+        currencyCode: payment.currency_code,
+      })
+    } catch (error) {
+      throw this.fail(error, { ...logContext, stage: "processor" })
+    }
+    if (result.outcome === "declined") {
+      throw this.fail(new ProcessorDeclineError(this.gateway_.name, result), { ...logContext, stage: "processor" })
+    }
+    return {
+      data: {
+        ...payment,
+        refunds: [
+          ...payment.refunds,
+          {
+            cnp_txn_id: result.transactionId ?? "",
+            amount_minor: amountMinor,
+            capture_cnp_txn_id: target.capture.cnp_txn_id,
+            request_id: requestId,
+            ...(key ? { idempotency_key: key } : {}),
+            refunded_at: new Date().toISOString(),
+          },
+        ],
+      },
+    }
+  }
+
+  /**
+   * Releases an authorization (cnpAPI authReversal) or voids a same-day sale
+   * or capture (cnpAPI void). Used when an admin cancels an order and by
+   * Medusa's compensation when the order cannot be created after a successful
+   * authorization. "Already released" counts as success. The request id is the
+   * authorization's, so every cancel of one payment is the same request to the
+   * processor, whichever Medusa path sends it (the compensation passes no
+   * idempotency key).
+   */
+  async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
+    const parsed = paymentDataSchema.safeParse(input.data ?? {})
+    if (!parsed.success) {
+      // Nothing was authorized: there is nothing to release at the processor.
+      return { data: input.data }
+    }
+    return { data: await this.release(parsed.data, "cancel") }
+  }
+
+  /**
+   * Called when a session is replaced or removed. A pending session has
+   * nothing at the processor. A session that still holds an authorization
+   * (the order was never created) is released, best effort: a failure is
+   * logged for the merchant but does not block the shopper's new session.
+   */
+  async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
+    const parsed = paymentDataSchema.safeParse(input.data ?? {})
+    if (parsed.success && parsed.data.status === "authorized" && parsed.data.captures.length === 0) {
+      try {
+        return { data: await this.release(parsed.data, "delete") }
+      } catch {
+        // `release` logged the failure with its processor code.
+        return { data: input.data }
+      }
+    }
+    return { data: input.data }
+  }
+
+  /**
+   * Derived from the stored data, with no call: cnpAPI has no cheap status
+   * lookup (its queryTransaction is a recovery tool, not a status API), and
+   * every change of state goes through this provider, which records it.
+   */
+  async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
+    const parsed = paymentDataSchema.safeParse(input.data ?? {})
+    return {
+      status: parsed.success ? sessionStatusOf(parsed.data) : PaymentSessionStatus.PENDING,
+      data: input.data,
+    }
+  }
+
+  /** The stored data, validated; no processor call, for the same reason as getPaymentStatus. */
+  async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
+    const parsed = paymentDataSchema.safeParse(input.data ?? {})
+    return { data: parsed.success ? parsed.data : input.data }
+  }
+
+  /**
+   * The service sends no webhooks and cnpAPI answers synchronously, so there
+   * is nothing to act on.
+   */
+  async getWebhookActionAndData(
+    _payload: ProviderWebhookPayload["payload"]
+  ): Promise<WebhookActionResult> {
+    return { action: PaymentActions.NOT_SUPPORTED }
+  }
+
+  /** Releases the authorization or voids the capture, and records it. */
+  private async release(
+    payment: ServiceScanPaymentData,
+    operation: "cancel" | "delete"
+  ): Promise<ServiceScanPaymentData> {
+    if (payment.status === "canceled") {
+      return payment
+    }
+    if (payment.refunds.length > 0) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "The payment has refunds at the processor and can no longer be voided; refund the rest instead."
+      )
+    }
+    const captured = payment.status === "captured"
+    const lastCapture = payment.captures[payment.captures.length - 1]
+    const transactionId = captured ? lastCapture?.cnp_txn_id : payment.cnp_txn_id
+    if (!transactionId) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "This payment was captured outside Medusa, so it cannot be voided from here; refund it in the processor's portal."
+      )
+    }
+    const kind = captured ? "capture" : "authorization"
+    const logContext = { operation, request_id: payment.request_id, form_id: payment.form_id }
+    let result: GatewayResult
+    try {
+      result = await this.gateway_.cancel({ requestId: payment.request_id, transactionId, target: kind })
+    } catch (error) {
+      throw this.fail(error, { ...logContext, stage: "processor" })
+    }
+    if (result.outcome === "declined") {
+      throw this.fail(new ProcessorDeclineError(this.gateway_.name, result), { ...logContext, stage: "processor" })
+    }
+    this.remember(payment.request_id)
+    return {
+      ...payment,
+      status: "canceled",
+      cancellation: {
+        kind,
+        cnp_txn_id: result.transactionId ?? null,
+        request_id: payment.request_id,
+        processor_response: { code: result.responseCode, message: result.message },
+        canceled_at: new Date().toISOString(),
+      },
+    }
+  }
+
+  private async releaseQuietly(
+    transactionId: string,
+    requestId: string,
+    target: "authorization" | "capture"
+  ): Promise<void> {
+    try {
+      await this.gateway_.cancel({ requestId, transactionId, target })
+      this.remember(requestId)
+    } catch (error) {
+      this.log("error", {
+        operation: "authorize",
+        event: "partial_approval_not_released",
+        request_id: requestId,
+        cnp_txn_id: transactionId,
+        detail: error instanceof Error ? error.message : String(error),
+      })
+    }
+  }
+
+  private remember(requestId: string): void {
+    this.released_.set(requestId, true)
+    if (this.released_.size > RELEASED_MEMORY) {
+      const oldest = this.released_.keys().next().value
+      if (oldest !== undefined) {
+        this.released_.delete(oldest)
+      }
+    }
+  }
+
+  private buildSessionData(input: {
+    amount: InitiatePaymentInput["amount"]
+    currencyCode: string
+    sessionKey?: string
+    formId?: string
+    customerId?: string
+    storefront: StorefrontInput
+  }): ServiceScanSessionData {
+    const currencyCode = input.currencyCode.toLowerCase()
+    // Fail at session creation, not at checkout, when the amount cannot be charged.
+    const amountMinor = toMinorUnits(roundToCurrencyPrecision(input.amount, currencyCode), currencyCode)
+    if (amountMinor < 0) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, "The payment amount must not be negative.")
+    }
+    const { formConfig } = this.options_
+    const form_config: ServiceScanFormConfig = {
+      uiVersion: formConfig.uiVersion,
+      showExplanation: formConfig.showExplanation,
+      showResult: formConfig.showResult,
+    }
+    const id = input.sessionKey ? processorIdFor(input.sessionKey) : input.formId
+    if (id) {
+      form_config.id = id
+    }
+    const customerId = formCustomerId(input.customerId)
+    if (customerId) {
+      form_config.customerId = customerId
+    }
+    if (formConfig.reportGroup) {
+      form_config.reportGroup = formConfig.reportGroup
+    }
+    const data: ServiceScanSessionData = {
+      client_script_url: this.options_.clientScriptUrl,
+      shareable_key: this.options_.shareableKey,
+      processor: this.options_.processor,
+      form_config,
+      currency_code: currencyCode,
+      amount: MathBN.convert(input.amount).toFixed(),
+    }
+    if (input.storefront.form_id) {
+      data.form_id = input.storefront.form_id
+    }
+    if (input.storefront.response_code) {
+      data.response_code = input.storefront.response_code
+    }
+    return data
+  }
+
+  /**
+   * Validates what the storefront sent. Medusa stores a new session's data as
+   * `{ ...storefrontData, ...providerData }`, so keys describing an
+   * authorization must be refused: otherwise a crafted request could make a
+   * session look authorized.
+   */
+  private readStorefrontInput(data: Record<string, unknown>): StorefrontInput {
+    const forbidden = SERVER_ONLY_KEYS.filter((key) => key in data)
+    if (forbidden.length > 0) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `data.${forbidden[0]} is set by the server and cannot be sent with a payment session (send only form_id and response_code).`
+      )
+    }
+    const result = storefrontInputSchema.safeParse({
+      form_id: data.form_id ?? undefined,
+      response_code: data.response_code ?? undefined,
+    })
+    if (!result.success) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, result.error.issues[0].message)
+    }
+    return result.data
+  }
+
+  private readSessionForAuthorization(data: Record<string, unknown>): {
+    formId: string
+    responseCode?: string
+    amount: string
+    currencyCode: string
+    customerId?: string
+    formConfigId?: string
+  } {
+    const formId = data.form_id
+    if (formId === undefined || formId === null || formId === "") {
+      throw this.fail(
+        new ServiceScanPaymentError({
+          type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
+          message: SHOPPER_MESSAGES.missingForm,
+          operation: "authorize",
+          stage: "form",
+          category: "declined",
+          detail: "the session has no form_id: the storefront did not send the submitted form",
+        }),
+        { operation: "authorize" }
+      )
+    }
+    const storefront = storefrontInputSchema.safeParse({
+      form_id: formId,
+      response_code: data.response_code ?? undefined,
+    })
+    const config = recordOf(data.form_config)
+    const amount = stringOf(data.amount)
+    const currencyCode = stringOf(data.currency_code)
+    if (!storefront.success || !storefront.data.form_id || !amount || !currencyCode) {
+      throw this.fail(
+        new ServiceScanPaymentError({
+          type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
+          message: SHOPPER_MESSAGES.formExpired,
+          operation: "authorize",
+          stage: "form",
+          category: "form_expired",
+          detail: storefront.success
+            ? "the session data lacks amount or currency_code: it was not created by this provider"
+            : storefront.error.issues[0].message,
+        }),
+        { operation: "authorize" }
+      )
+    }
+    return {
+      formId: storefront.data.form_id,
+      responseCode: storefront.data.response_code,
+      amount,
+      currencyCode: currencyCode.toLowerCase(),
+      customerId: formCustomerId(stringOf(config?.customerId)),
+      formConfigId: stringOf(config?.id),
+    }
+  }
+
+  private readPaymentData(
+    data: Record<string, unknown> | undefined,
+    operation: PaymentOperation
+  ): ServiceScanPaymentData {
+    const parsed = paymentDataSchema.safeParse(data ?? {})
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `Cannot ${operation} this payment: its data holds no ServiceScan authorization (${issue.path.join(".") || "data"}: ${issue.message}).`
+      )
+    }
+    return parsed.data
+  }
+
+  /**
+   * Maps a failure (through errors.ts, the one mapping) and writes the one
+   * structured log line the merchant reads it from. Secrets are scrubbed from
+   * both, whatever produced the text.
+   */
+  private fail(
+    error: unknown,
+    context: {
+      operation: PaymentOperation
+      stage?: FailureStage
+      request_id?: string
+      form_id?: string
+      duplicate?: boolean
+      secrets?: string[]
+    }
+  ): MedusaError {
+    const mapped = toMedusaError(error, {
+      operation: context.operation,
+      stage: context.stage ?? "processor",
+      gateway: this.gateway_.name,
+    })
+    const secrets = [...this.secrets_, ...(context.secrets ?? [])]
+    if (mapped instanceof ServiceScanPaymentError) {
+      const detail = redact(mapped.detail, secrets)
+      const scrubbed =
+        detail === mapped.detail && redact(mapped.message, secrets) === mapped.message
+          ? mapped
+          : new ServiceScanPaymentError({
+              type: mapped.type,
+              message: redact(mapped.message, secrets),
+              operation: mapped.operation,
+              stage: mapped.stage,
+              category: mapped.category,
+              detail,
+              processorResponse: mapped.processorResponse,
+              outcomeUnknown: mapped.outcomeUnknown,
+            })
+      this.log(levelFor(scrubbed.category), {
+        operation: context.operation,
+        event: "failed",
+        category: scrubbed.category,
+        stage: scrubbed.stage,
+        gateway: this.gateway_.name,
+        request_id: context.request_id,
+        form_id: context.form_id,
+        processor_code: scrubbed.processorResponse?.code,
+        processor_message: scrubbed.processorResponse?.message,
+        duplicate: context.duplicate,
+        outcome_unknown: scrubbed.outcomeUnknown || undefined,
+        detail,
+      }, secrets)
+      return scrubbed
+    }
+    this.log("warn", {
+      operation: context.operation,
+      event: "failed",
+      request_id: context.request_id,
+      detail: mapped.message,
+    }, secrets)
+    return mapped
+  }
+
+  /** One line: `servicescan {json}`. Values pass through `redact` before they are written. */
+  private log(
+    level: "info" | "warn" | "error",
+    fields: Record<string, unknown>,
+    secrets: string[] = this.secrets_
+  ): void {
+    const line = `servicescan ${JSON.stringify({ provider: ServiceScanProviderService.identifier, ...fields })}`
+    this.logger_[level](redact(line, secrets))
+  }
+}
+
+function isWorldpayConfig(
+  gateway: WorldpayGatewayConfig | ProcessorGateway
+): gateway is WorldpayGatewayConfig {
+  return "type" in gateway && gateway.type === "worldpay"
+}
+
+function levelFor(category: FailureCategory): "info" | "warn" | "error" {
+  switch (category) {
+    case "declined":
+    case "form_expired":
+      return "info"
+    case "unavailable":
+    case "protocol":
+      return "warn"
+    case "configuration":
+      return "error"
+  }
+}
+
+function sessionStatusOf(payment: ServiceScanPaymentData): PaymentSessionStatus {
+  switch (payment.status) {
+    case "authorized":
+      return PaymentSessionStatus.AUTHORIZED
+    case "captured":
+      return PaymentSessionStatus.CAPTURED
+    case "canceled":
+      return PaymentSessionStatus.CANCELED
+  }
+}
+
+function redact(text: string, secrets: string[]): string {
+  let out = text
+  for (const secret of secrets) {
+    if (secret && out.includes(secret)) {
+      out = out.split(secret).join("[redacted]")
+    }
+  }
+  return out
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined
+}
+
+function recordOf(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined
+}
+
+export default ServiceScanProviderService

@@ -1,0 +1,212 @@
+import { z } from "@medusajs/framework/zod"
+
+/**
+ * The data this provider keeps in Medusa. Two shapes:
+ *
+ * - {@link ServiceScanSessionData}: a payment session before authorization.
+ *   Medusa returns it to the storefront (`payment_collection.payment_sessions[].data`),
+ *   so it holds only what the browser needs to render the form. No secret
+ *   ever goes in it.
+ * - {@link ServiceScanPaymentData}: after authorization, on the session and
+ *   the Payment. It holds the processor references that capture, refund and
+ *   cancel need, the card's brand and last four digits, and the raw processor
+ *   response. Never the processor token, never a key.
+ */
+
+/** The hosted form client's `config`, as the storefront passes it to `ServiceScan.Form`. */
+export type ServiceScanFormConfig = {
+  uiVersion: number
+  showExplanation: boolean
+  showResult: boolean
+  /** At most 25 characters, derived from the payment session; the tokenization request's `id`. */
+  id?: string
+  /** The Medusa customer id when the shopper is logged in (at most 50 characters). */
+  customerId?: string
+  reportGroup?: string
+}
+
+/** Session data returned by initiatePayment / updatePayment. */
+export type ServiceScanSessionData = {
+  client_script_url: string
+  shareable_key: string
+  processor: string
+  form_config: ServiceScanFormConfig
+  currency_code: string
+  /**
+   * The session amount in major units (decimal string). authorizePayment gets
+   * only the session data from Medusa, not the amount, so it travels here.
+   */
+  amount: string
+  /** The form id from the form client's `getId()`, once the storefront sent it. */
+  form_id?: string
+  /** The form's validation response code ("870" = valid), once the storefront sent it. */
+  response_code?: string
+}
+
+/** One capture (or the sale) at the processor. */
+export type ServiceScanCaptureRecord = {
+  /** The capture's (or sale's) processor transaction id; "" when captured outside Medusa. */
+  cnp_txn_id: string
+  amount_minor: number
+  /** The processor request id used (duplicate-detection key). */
+  request_id: string
+  captured_at: string
+}
+
+/** One refund at the processor. */
+export type ServiceScanRefundRecord = {
+  /** The credit's processor transaction id. */
+  cnp_txn_id: string
+  amount_minor: number
+  /** The capture or sale this refund credits. */
+  capture_cnp_txn_id: string
+  /** The processor request id used (duplicate-detection key). */
+  request_id: string
+  /** Medusa's idempotency key of the refund (the Refund id), to recognise a retry. */
+  idempotency_key?: string
+  refunded_at: string
+}
+
+export type ServiceScanPaymentStatus = "authorized" | "captured" | "canceled"
+
+/** Payment data after authorizePayment (and after capture, refund, cancel). */
+export type ServiceScanPaymentData = {
+  status: ServiceScanPaymentStatus
+  /** The scan id of this payment: its form id (the disputes feature reads `payment.data.scan_id`). */
+  scan_id: string
+  form_id: string
+  /** The service's processor path segment, e.g. "worldpay". */
+  processor: string
+  /** The gateway that moved the money, e.g. "worldpay" or a custom gateway's name. */
+  gateway: string
+  capture_mode: "manual" | "automatic"
+  currency_code: string
+  /** Authorized amount, major units (decimal string), as Medusa counts it. */
+  amount: string
+  /** Authorized amount in the currency's minor unit, as sent to the processor. */
+  amount_minor: number
+  /** The processor request id (cnpAPI `id`) of the authorization or sale. */
+  request_id: string
+  /** The merchant order reference sent to the processor (cnpAPI `orderId`). */
+  order_id: string
+  /**
+   * The processor's id of the authorization or sale: cnpAPI's `cnpTxnId`, the
+   * reference Worldpay's reports and support use. (With a custom gateway it
+   * holds that gateway's transaction id; the name follows the built-in one.)
+   */
+  cnp_txn_id: string
+  auth_code?: string
+  card: { last4: string | null; type: string | null }
+  /** The processor's raw answer to the authorization or sale. */
+  processor_response: { code: string; message: string }
+  captures: ServiceScanCaptureRecord[]
+  refunds: ServiceScanRefundRecord[]
+  /** Set once the authorization was released or the capture voided. */
+  cancellation?: {
+    kind: "authorization" | "capture"
+    /** The reversal's or void's processor transaction id, when the processor gave one. */
+    cnp_txn_id: string | null
+    request_id: string
+    processor_response: { code: string; message: string }
+    canceled_at: string
+  }
+  authorized_at: string
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * What the storefront may send in `data` of
+ * `POST /store/payment-collections/:id/payment-sessions`. Other keys are
+ * ignored, except the ones only the server may set (see
+ * {@link SERVER_ONLY_KEYS}).
+ */
+export const storefrontInputSchema = z.object({
+  form_id: z
+    .string({ error: "data.form_id must be a string: the form id returned by the form client's getId()" })
+    .regex(UUID, { error: "data.form_id must be the form id returned by the form client's getId() (a UUID)" })
+    .transform((value) => value.toLowerCase())
+    .optional(),
+  response_code: z
+    .string({ error: "data.response_code must be a string of digits: the code the form client's callback received" })
+    .regex(/^\d{1,4}$/, {
+      error: "data.response_code must be a string of digits: the code the form client's callback received",
+    })
+    .optional(),
+})
+
+export type StorefrontInput = z.infer<typeof storefrontInputSchema>
+
+/**
+ * Keys that describe an authorization. Medusa stores a new session's data as
+ * `{ ...storefrontData, ...providerData }`, so a storefront that sent these
+ * could make a session look authorized; initiatePayment refuses them.
+ */
+export const SERVER_ONLY_KEYS = [
+  "status",
+  "scan_id",
+  "cnp_txn_id",
+  "request_id",
+  "order_id",
+  "captures",
+  "refunds",
+  "cancellation",
+  "authorized_at",
+  "processor_response",
+  "amount_minor",
+  "card",
+  "gateway",
+  "capture_mode",
+] as const
+
+const processorResponseSchema = z.object({ code: z.string(), message: z.string() })
+
+/**
+ * Validates stored payment data before capture, refund and cancel rely on it.
+ * Loose: keys other features add to `payment.data` survive our updates.
+ */
+export const paymentDataSchema = z.looseObject({
+  status: z.enum(["authorized", "captured", "canceled"]),
+  scan_id: z.string(),
+  form_id: z.string(),
+  processor: z.string(),
+  gateway: z.string(),
+  capture_mode: z.enum(["manual", "automatic"]),
+  currency_code: z.string().regex(/^[a-z]{3}$/i),
+  amount: z.string(),
+  amount_minor: z.number().int().nonnegative(),
+  request_id: z.string().min(1).max(25),
+  order_id: z.string().min(1),
+  cnp_txn_id: z.string().min(1),
+  auth_code: z.string().optional(),
+  card: z.object({ last4: z.string().nullable(), type: z.string().nullable() }),
+  processor_response: processorResponseSchema,
+  captures: z.array(
+    z.object({
+      cnp_txn_id: z.string(),
+      amount_minor: z.number().int().nonnegative(),
+      request_id: z.string(),
+      captured_at: z.string(),
+    })
+  ),
+  refunds: z.array(
+    z.object({
+      cnp_txn_id: z.string(),
+      amount_minor: z.number().int().nonnegative(),
+      capture_cnp_txn_id: z.string(),
+      request_id: z.string(),
+      idempotency_key: z.string().optional(),
+      refunded_at: z.string(),
+    })
+  ),
+  cancellation: z
+    .object({
+      kind: z.enum(["authorization", "capture"]),
+      cnp_txn_id: z.string().nullable(),
+      request_id: z.string(),
+      processor_response: processorResponseSchema,
+      canceled_at: z.string(),
+    })
+    .optional(),
+  authorized_at: z.string(),
+}) satisfies z.ZodType<ServiceScanPaymentData>
