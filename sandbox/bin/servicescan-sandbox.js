@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// @ts-check
+"use strict";
+
+const { startSandbox } = require("../src/index");
+const { TEST_CARDS } = require("../src/test-cards");
+
+const USAGE = `Usage: servicescan-sandbox [options]
+
+A local, in-memory copy of the ServiceScan hosted card form, token exchange and chargeback
+disputes API, with a simulated Worldpay cnpAPI processor.
+
+Options:
+  --port <n>           port to listen on (default 4010; 0 picks a free port)
+  --host <host>        interface to bind (default 127.0.0.1)
+  --proof-delay <ms>   label scans and complete proof requests by themselves after <ms>
+  --fraud-label <word> "invalid" (the spec's word, default) or "fraud" (the real service's)
+  --quiet              do not log requests
+  -h, --help           show this help
+
+Environment:
+  SERVICESCAN_SANDBOX_SHAREABLE_KEY, SERVICESCAN_SANDBOX_PAYMENT_TOKEN_KEY,
+  SERVICESCAN_SANDBOX_SECRET_KEY   override the demo account's keys
+`;
+
+/**
+ * @param {string[]} argv
+ * @returns {{ help: true } | { help: false, port: number, host: string, proofDelayMs?: number, fraudLabel?: "invalid" | "fraud", quiet: boolean }}
+ */
+function parseArgs(argv) {
+  /** @type {{ port: number, host: string, proofDelayMs?: number, fraudLabel?: "invalid" | "fraud", quiet: boolean }} */
+  const out = { port: 4010, host: "127.0.0.1", quiet: false };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].startsWith("--") && argv[i].includes("=") ? argv[i].split(/=(.*)/s, 2) : [argv[i], undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "") throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case "-h":
+      case "--help":
+        return { help: true };
+      case "--port": {
+        const v = value();
+        const port = Number(v);
+        if (!/^\d+$/.test(v) || port > 65535) throw new Error(`--port must be an integer from 0 to 65535, got ${v}`);
+        out.port = port;
+        break;
+      }
+      case "--host":
+        out.host = value();
+        break;
+      case "--proof-delay": {
+        const v = value();
+        if (!/^\d+$/.test(v)) throw new Error(`--proof-delay must be a number of milliseconds, got ${v}`);
+        out.proofDelayMs = Number(v);
+        break;
+      }
+      case "--fraud-label": {
+        const v = value();
+        if (v !== "invalid" && v !== "fraud") throw new Error(`--fraud-label must be "invalid" or "fraud", got ${v}`);
+        out.fraudLabel = v;
+        break;
+      }
+      case "--quiet":
+        out.quiet = true;
+        break;
+      default:
+        throw new Error(`unknown option: ${argv[i]}`);
+    }
+  }
+  return { help: false, ...out };
+}
+
+async function main() {
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`servicescan-sandbox: ${error instanceof Error ? error.message : error}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (args.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const quiet = args.quiet;
+  let sandbox;
+  try {
+    sandbox = await startSandbox({
+      port: args.port,
+      host: args.host,
+      proofDelayMs: args.proofDelayMs,
+      fraudLabel: args.fraudLabel,
+      logger: (level, message) => {
+        if (quiet && level === "info") return;
+        const line = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${message}\n`;
+        (level === "info" ? process.stdout : process.stderr).write(line);
+      },
+    });
+  } catch (error) {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+    const reason = code === "EADDRINUSE" ? `port ${args.port} is already in use (try --port 0)` : String(error instanceof Error ? error.message : error);
+    process.stderr.write(`servicescan-sandbox: cannot start: ${reason}\n`);
+    process.exit(1);
+  }
+
+  // Before the banner: whoever reads "listening on" may signal us straight away.
+  let stopping = false;
+  /** @param {NodeJS.Signals} signal */
+  const stop = (signal) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal} received, stopping the sandbox\n`);
+    sandbox.close().then(
+      () => process.exit(0),
+      (error) => {
+        process.stderr.write(`servicescan-sandbox: error while stopping: ${error}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+
+  const { demo, url } = sandbox;
+  process.stdout.write(
+    [
+      `ServiceScan sandbox listening on ${url}`,
+      ``,
+      `  client script        ${url}/client.js`,
+      `  checkout / base URL  ${url}`,
+      `  control API          ${url}/__sandbox`,
+      ``,
+      `Demo account ${demo.accountId} (domains: localhost, 127.0.0.1 on any port)`,
+      `  shareable key        ${demo.keys.shareable}`,
+      `  payment token key    ${demo.keys.paymentToken}`,
+      `  secret key           ${demo.keys.secret}`,
+      ``,
+      `Simulated Worldpay cnpAPI processor`,
+      `  url                  ${demo.processor.url}`,
+      `  merchantId           ${demo.processor.merchantId}`,
+      `  user / password      ${demo.processor.user} / ${demo.processor.password}`,
+      ``,
+      `Test cards`,
+      ...TEST_CARDS.map((c) => `  ${c.number.padEnd(19)}  ${c.label}`),
+      ``,
+      args.proofDelayMs === undefined
+        ? `Proof requests complete when their scans are labelled (see the control API).`
+        : `Proof requests complete by themselves after ${args.proofDelayMs} ms.`,
+      `Press Ctrl+C to stop.`,
+      ``,
+    ].join("\n") + "\n",
+  );
+
+}
+
+main();

@@ -1,0 +1,342 @@
+// @ts-check
+"use strict";
+
+const http = require("node:http");
+const crypto = require("node:crypto");
+const { HttpError, readBody, sendBody, sendHttpError, sendJson, sendNoContent } = require("./http");
+const { redact, sleep } = require("./util");
+const forms = require("./forms");
+const disputes = require("./disputes");
+const control = require("./control");
+const { framePage } = require("./frame-page");
+const { clientScript } = require("./client-script");
+
+/** @typedef {import("./store").Store} Store */
+/** @typedef {(level: "info" | "warn" | "error", message: string) => void} Log */
+
+/**
+ * @typedef {object} Context
+ * @property {http.IncomingMessage} req
+ * @property {http.ServerResponse} res
+ * @property {URL} url
+ * @property {string[]} params   decoded path captures
+ * @property {Buffer} body       empty for bodiless methods
+ * @property {Store} store
+ * @property {{ disputes: import("./disputes").Disputes }} services
+ * @property {Log} log
+ * @property {string} baseUrl    this server as the client addressed it, for URLs in responses
+ */
+
+/**
+ * @typedef {object} Route
+ * @property {string} name
+ * @property {string} method
+ * @property {RegExp} path
+ * @property {(ctx: Context) => void | Promise<void>} handler
+ * @property {"service" | "asset" | "control"} kind  faults and stats apply to "service" only
+ * @property {boolean} [cors]  answers browsers on other origins (preflight included)
+ */
+
+/** @type {Route[]} */
+const ROUTES = [
+  { name: "client.js", method: "GET", path: /^\/client\.js$/, handler: serveClientScript, kind: "asset" },
+  { name: "form.frame", method: "GET", path: /^\/form\/frame$/, handler: framePage, kind: "asset" },
+  { name: "forms.create", method: "POST", path: /^\/api\/v1\/forms$/, handler: forms.createForm, kind: "service", cors: true },
+  { name: "token.exchange", method: "GET", path: /^\/api\/v1\/([^/]+)\/form\/([^/]+)$/, handler: forms.exchangeForm, kind: "service" },
+  { name: "cnp.online", method: "POST", path: /^\/cnp\/online$/, handler: cnpOnline, kind: "service" },
+  { name: "disputes.proofRequest.create", method: "PUT", path: /^\/disputes\/proofRequest$/, handler: disputes.createProofRequest, kind: "service" },
+  { name: "disputes.proof.get", method: "GET", path: /^\/disputes\/proof\/([^/]+)$/, handler: disputes.getProof, kind: "service" },
+  { name: "disputes.image.get", method: "GET", path: /^\/disputes\/image\/([^/]+)$/, handler: disputes.getImage, kind: "service" },
+  ...controlRoutes(),
+];
+
+/** @returns {Route[]} */
+function controlRoutes() {
+  /** @type {[string, string, (ctx: Context) => void][]} */
+  const table = [
+    ["GET", "/health", control.health],
+    ["POST", "/accounts", control.createAccount],
+    ["POST", "/accounts/([^/]+)/keys", control.createKey],
+    ["POST", "/scans", control.createScan],
+    ["POST", "/scans/([^/]+)/label", control.labelScan],
+    ["DELETE", "/scans/([^/]+)/image", control.deleteImage],
+    ["GET", "/proof-requests", control.listProofRequests],
+    ["POST", "/proof-requests/([^/]+)/complete", control.completeProofRequest],
+    ["POST", "/forms/([^/]+)/expire", control.expireForm],
+    ["GET", "/processor/transactions", control.listTransactions],
+    ["GET", "/stats", control.getStats],
+    ["POST", "/reset-stats", control.resetStats],
+    ["GET", "/faults", control.getFaults],
+    ["POST", "/faults", control.setFaults],
+    ["DELETE", "/faults", control.clearFaults],
+    ["GET", "/settings", control.getSettings],
+    ["POST", "/settings", control.updateSettings],
+  ];
+  return table.map(([method, path, handler]) => ({
+    name: `control ${method} ${path}`,
+    method,
+    path: new RegExp(`^/__sandbox${path}$`),
+    handler,
+    kind: "control",
+  }));
+}
+
+/** @param {Context} ctx */
+function cnpOnline(ctx) {
+  const result = ctx.store.processor.handle(ctx.body.toString("utf8"), { source: "http" });
+  const t = result.transaction;
+  ctx.log(
+    "info",
+    t
+      ? `cnp: ${t.type} merchant=${t.merchantId} id=${t.id ?? "-"} -> ${t.response} ${t.message}${t.duplicate ? " (duplicate)" : ""}`
+      : `cnp: request refused: ${result.envelope.message}`,
+  );
+  // cnpAPI reports every outcome, even a refused envelope, with HTTP 200.
+  sendBody(ctx.res, 200, result.xml, "text/xml; charset=utf-8", { "Cache-Control": "no-store" });
+}
+
+/** @type {Map<string, { body: string, etag: string }>} */
+const scriptCache = new Map();
+
+/** @param {Context} ctx */
+function serveClientScript(ctx) {
+  let entry = scriptCache.get(ctx.baseUrl);
+  if (!entry) {
+    const body = clientScript(ctx.baseUrl);
+    entry = { body, etag: `"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
+    // Keyed by the Host header, which clients choose: keep the cache from growing without bound.
+    if (scriptCache.size >= 32) scriptCache.clear();
+    scriptCache.set(ctx.baseUrl, entry);
+  }
+  const headers = {
+    ETag: entry.etag,
+    "Cache-Control": "public, max-age=300",
+    "Access-Control-Allow-Origin": "*",
+    "Cross-Origin-Resource-Policy": "cross-origin",
+  };
+  if (ctx.req.headers["if-none-match"] === entry.etag) {
+    ctx.res.writeHead(304, headers);
+    ctx.res.end();
+    return;
+  }
+  sendBody(ctx.res, 200, entry.body, "application/javascript; charset=utf-8", headers);
+}
+
+/**
+ * All routes matching a path: none is a 404, and a method none of them has is a 405.
+ * @param {string} pathname
+ */
+function candidatesFor(pathname) {
+  return ROUTES.filter((r) => r.path.test(pathname));
+}
+
+/**
+ * @param {Route} route
+ * @param {string} pathname
+ */
+function paramsOf(route, pathname) {
+  return (route.path.exec(pathname) ?? []).slice(1).map(decodeParam);
+}
+
+/** @param {string} raw */
+function decodeParam(raw) {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * @param {Route[]} candidates
+ */
+function allowHeader(candidates) {
+  const methods = new Set();
+  for (const r of candidates) {
+    methods.add(r.method);
+    if (r.method === "GET") methods.add("HEAD");
+    if (r.cors) methods.add("OPTIONS");
+  }
+  return [...methods].join(", ");
+}
+
+/**
+ * @param {http.IncomingMessage} req
+ * @param {Route} route
+ */
+function corsHeaders(req, route) {
+  const origin = req.headers.origin;
+  if (!route.cors || !origin) return {};
+  return { "Access-Control-Allow-Origin": origin, Vary: "Origin" };
+}
+
+/**
+ * Browsers ask before a cross-origin JSON POST; the actual request is then checked in full.
+ * @param {http.IncomingMessage} req
+ * @param {Route[]} candidates
+ */
+function preflightHeaders(req, candidates) {
+  const origin = req.headers.origin;
+  return {
+    ...(origin ? { "Access-Control-Allow-Origin": origin } : {}),
+    "Access-Control-Allow-Methods": candidates.filter((r) => r.cors).map((r) => r.method).join(", "),
+    "Access-Control-Allow-Headers": "Content-Type",
+    "Access-Control-Max-Age": "600",
+    Vary: "Origin",
+  };
+}
+
+/**
+ * Latency, random 503s and dropped connections, for service endpoints only.
+ * @param {Store} store
+ * @param {http.IncomingMessage} req
+ * @returns {Promise<"reset" | "error" | null>}
+ */
+async function applyFaults(store, req) {
+  const { latencyMs, errorRate, resetRate } = store.faults;
+  if (latencyMs) await sleep(latencyMs);
+  if (resetRate && Math.random() < resetRate) {
+    req.socket.destroy();
+    return "reset";
+  }
+  if (errorRate && Math.random() < errorRate) return "error";
+  return null;
+}
+
+/**
+ * The `dropResponse` fault: the request is processed in full, then the answer is lost on
+ * the way back. This is the case that makes idempotency keys necessary: the work was done
+ * but the client cannot know it.
+ * @param {Store} store
+ * @param {string} routeName
+ */
+function takeDroppedResponse(store, routeName) {
+  const drop = store.faults.dropResponse;
+  if (!drop || drop.count <= 0 || (drop.route && drop.route !== routeName)) return false;
+  drop.count -= 1;
+  if (drop.count === 0) delete store.faults.dropResponse;
+  return true;
+}
+
+/**
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ */
+function loseResponse(req, res) {
+  // Handlers answer through writeHead/end; swallow the answer and cut the connection.
+  res.writeHead = () => res;
+  res.write = () => true;
+  res.end = () => {
+    req.socket.destroy();
+    return res;
+  };
+}
+
+/**
+ * @param {Store} store
+ * @param {{ disputes: import("./disputes").Disputes }} services
+ * @param {Log} log
+ * @param {() => string} fallbackUrl
+ */
+function createServer(store, services, log, fallbackUrl) {
+  const server = http.createServer((req, res) => {
+    const started = Date.now();
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.on("finish", () => {
+      const key = req.headers["x-api-key"];
+      const keyNote = key ? ` key=${redact(Array.isArray(key) ? key[0] : key)}` : "";
+      log("info", `${req.method} ${redactUrl(req.url ?? "")} -> ${res.statusCode} ${Date.now() - started}ms${keyNote}`);
+    });
+    handle(req, res).catch((error) => {
+      log("error", `unhandled error for ${req.method} ${redactUrl(req.url ?? "")}: ${error?.stack ?? error}`);
+      if (res.headersSent) res.destroy();
+      else sendJson(res, 500, { error: "Internal sandbox error" });
+    });
+  });
+
+  /**
+   * @param {http.IncomingMessage} req
+   * @param {http.ServerResponse} res
+   */
+  async function handle(req, res) {
+    const url = new URL(req.url ?? "/", "http://sandbox.invalid");
+    const method = req.method === "HEAD" ? "GET" : req.method ?? "GET";
+    const candidates = candidatesFor(url.pathname);
+    if (candidates.length === 0) {
+      req.resume();
+      return sendJson(res, 404, { error: "Not found" });
+    }
+    const route = candidates.find((r) => r.method === method);
+    if (!route) {
+      req.resume();
+      const preflight = req.method === "OPTIONS" ? candidates.find((r) => r.cors) : undefined;
+      if (preflight) return sendNoContent(res, preflightHeaders(req, candidates));
+      return sendJson(res, 405, { error: "Method not allowed" }, { Allow: allowHeader(candidates) });
+    }
+
+    // Set early so that every answer of the route, errors and faults included, carries them.
+    for (const [name, value] of Object.entries(corsHeaders(req, route))) res.setHeader(name, value);
+
+    if (route.kind === "service") {
+      store.countRequest(route.name);
+      const fault = await applyFaults(store, req);
+      if (fault === "reset") return;
+      if (fault === "error") {
+        req.resume();
+        return sendJson(res, 503, { error: "Service unavailable" });
+      }
+      if (takeDroppedResponse(store, route.name)) loseResponse(req, res);
+    }
+
+    /** @type {Buffer} */
+    let body = Buffer.alloc(0);
+    try {
+      if (method === "POST" || method === "PUT" || method === "DELETE") body = await readBody(req);
+      else req.resume();
+      /** @type {Context} */
+      const ctx = {
+        req,
+        res,
+        url,
+        params: paramsOf(route, url.pathname),
+        body,
+        store,
+        services,
+        log,
+        baseUrl: baseUrlOf(req, fallbackUrl),
+      };
+      await route.handler(ctx);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      sendHttpError(res, error);
+    }
+  }
+
+  server.on("clientError", (_error, socket) => {
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+    else socket.destroy();
+  });
+  return server;
+}
+
+/**
+ * URLs the sandbox hands out (image URLs, the client script's origin) follow the host the
+ * client used, so `localhost` and `127.0.0.1` both work.
+ * @param {http.IncomingMessage} req
+ * @param {() => string} fallbackUrl
+ */
+function baseUrlOf(req, fallbackUrl) {
+  const host = req.headers.host;
+  if (host && /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i.test(host)) return `http://${host}`;
+  return fallbackUrl();
+}
+
+/**
+ * Keys in query strings (the frame URL) are redacted like header keys.
+ * @param {string} url
+ */
+function redactUrl(url) {
+  return url.replace(/([?&]key=)([^&]*)/g, (_, prefix, value) => `${prefix}${redact(decodeParam(value))}`);
+}
+
+module.exports = { createServer, ROUTES, redactUrl };
