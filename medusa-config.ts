@@ -28,6 +28,16 @@ module.exports = defineConfig({
   admin: { disable: true },
   modules: [
     {
+      // The disputes module (chargebacks, proof requests, scan evidence); see docs/disputes.md.
+      resolve: "./src/modules/servicescan",
+      options: {
+        baseUrl: sandboxUrl,
+        secretKey: process.env.SERVICESCAN_SECRET_KEY ?? "sk_test_servicescan_demo",
+        webhookSecret: process.env.SERVICESCAN_WEBHOOK_SECRET ?? "whsec_test_servicescan_demo_0123456789",
+        timeoutMs: Number(process.env.SERVICESCAN_TIMEOUT_MS ?? 5000),
+      },
+    },
+    {
       resolve: "@medusajs/medusa/payment",
       options: {
         providers: [

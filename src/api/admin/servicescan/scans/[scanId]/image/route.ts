@@ -1,0 +1,106 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import type { IFileModuleService, Logger } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { Readable } from "node:stream"
+import type { ReadableStream as WebReadableStream } from "node:stream/web"
+import { pipeline } from "node:stream/promises"
+import { SERVICESCAN_MODULE } from "../../../../../../modules/servicescan"
+import type ServiceScanModuleService from "../../../../../../modules/servicescan/service"
+import { FRAUDULENT_SCAN, imageErrorResponse } from "../../../image-errors"
+import type { AdminGetScanImageType } from "../../../validators"
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
+
+/**
+ * `GET /admin/servicescan/scans/:scanId/image[?download=1]`: a scan's image,
+ * streamed from the File Module archive or from ServiceScan, never held whole
+ * in memory. The secret key stays here: the browser only ever talks to this
+ * route. Inline by default (thumbnails), as an attachment with `download=1`.
+ * Only scans of this store's evidence are served.
+ */
+export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminGetScanImageType>, res: MedusaResponse) => {
+  const scanId = req.params.scanId
+  if (!UUID_V4.test(scanId)) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, "scanId must be a UUIDv4")
+  }
+  const service = req.scope.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
+  const evidence = await service.listScanEvidences(
+    { scan_id: scanId.toLowerCase() },
+    { select: ["id", "ground_truth", "archived_file_id"], take: 20 }
+  )
+  if (!evidence.length) {
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, `No chargeback evidence of this store has scan ${scanId}`)
+  }
+  const disposition = `${req.validatedQuery.download ? "attachment" : "inline"}; filename="${scanId.toLowerCase()}.jpg"`
+
+  const archived = evidence.find((row) => row.archived_file_id)
+  if (archived?.archived_file_id) {
+    try {
+      const stream = await req.scope.resolve<IFileModuleService>(Modules.FILE).getDownloadStream(archived.archived_file_id)
+      await send(res, stream, { contentType: "image/jpeg", disposition, source: "archive" })
+      return
+    } catch (error) {
+      if (res.headersSent) {
+        res.destroy(error as Error)
+        return
+      }
+      // The archive copy is gone (a wiped local store): ServiceScan may still have it.
+      req.scope
+        .resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+        .warn(`servicescan: archived image of scan ${scanId} unreadable, asking ServiceScan: ${(error as Error).message}`)
+    }
+  }
+
+  // Our own record already says fraud: no call can change that answer.
+  if (evidence.every((row) => row.ground_truth === "invalid")) {
+    sendError(res, FRAUDULENT_SCAN)
+    return
+  }
+
+  let image
+  try {
+    image = await service.openServiceImage(scanId)
+  } catch (error) {
+    const mapped = imageErrorResponse(error)
+    if (!mapped) {
+      throw error
+    }
+    sendError(res, mapped)
+    return
+  }
+  // The DOM and Node typings of a web stream differ in name only.
+  await send(res, Readable.fromWeb(image.body as WebReadableStream<Uint8Array>), {
+    contentType: image.contentType,
+    contentLength: image.contentLength,
+    disposition,
+    source: "servicescan",
+  })
+}
+
+async function send(
+  res: MedusaResponse,
+  body: Readable,
+  meta: { contentType: string; contentLength?: number; disposition: string; source: string }
+): Promise<void> {
+  res.status(200)
+  res.setHeader("Content-Type", meta.contentType.startsWith("image/") ? meta.contentType : "image/jpeg")
+  if (meta.contentLength !== undefined) {
+    res.setHeader("Content-Length", String(meta.contentLength))
+  }
+  res.setHeader("Content-Disposition", meta.disposition)
+  // A card scan: never cached by shared caches, never sniffed into something else.
+  res.setHeader("Cache-Control", "private, no-store")
+  res.setHeader("X-Content-Type-Options", "nosniff")
+  res.setHeader("X-ServiceScan-Image-Source", meta.source)
+  try {
+    await pipeline(body, res)
+  } catch {
+    // The admin went away, or the upstream stream broke mid-way: headers are
+    // sent, so the only honest signal left is a cut connection.
+    res.destroy()
+  }
+}
+
+function sendError(res: MedusaResponse, error: { status: number; type: string; code: string; message: string }): void {
+  res.status(error.status).json({ type: error.type, code: error.code, message: error.message })
+}

@@ -1,0 +1,76 @@
+import {
+  defineMiddlewares,
+  validateAndTransformBody,
+  validateAndTransformQuery,
+} from "@medusajs/framework/http"
+import { listChargebacksQueryConfig, retrieveChargebackQueryConfig } from "./admin/servicescan/query-config"
+import {
+  AdminAttachScanIds,
+  AdminCheckChargeback,
+  AdminGetChargeback,
+  AdminGetScanImage,
+  AdminListChargebacks,
+  AdminRecordChargeback,
+  AdminSetChargebackOutcome,
+} from "./admin/servicescan/validators"
+import { WebhookChargeback } from "./hooks/servicescan/chargebacks/validators"
+import { verifyServiceScanSignature } from "./hooks/servicescan/chargebacks/verify-signature"
+
+export default defineMiddlewares({
+  routes: [
+    {
+      matcher: "/admin/servicescan/chargebacks",
+      methods: ["GET"],
+      middlewares: [validateAndTransformQuery(AdminListChargebacks, listChargebacksQueryConfig)],
+    },
+    {
+      matcher: "/admin/servicescan/chargebacks",
+      methods: ["POST"],
+      middlewares: [
+        validateAndTransformBody(AdminRecordChargeback),
+        validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig),
+      ],
+    },
+    {
+      matcher: "/admin/servicescan/chargebacks/:id",
+      methods: ["GET"],
+      middlewares: [validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig)],
+    },
+    {
+      matcher: "/admin/servicescan/chargebacks/:id/scans",
+      methods: ["POST"],
+      middlewares: [
+        validateAndTransformBody(AdminAttachScanIds),
+        validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig),
+      ],
+    },
+    {
+      matcher: "/admin/servicescan/chargebacks/:id/check",
+      methods: ["POST"],
+      middlewares: [
+        validateAndTransformBody(AdminCheckChargeback),
+        validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig),
+      ],
+    },
+    {
+      matcher: "/admin/servicescan/chargebacks/:id/outcome",
+      methods: ["POST"],
+      middlewares: [
+        validateAndTransformBody(AdminSetChargebackOutcome),
+        validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig),
+      ],
+    },
+    {
+      matcher: "/admin/servicescan/scans/:scanId/image",
+      methods: ["GET"],
+      middlewares: [validateAndTransformQuery(AdminGetScanImage, { defaults: [], isList: false })],
+    },
+    {
+      // The signature covers the exact bytes received, so the raw body is kept.
+      matcher: "/hooks/servicescan/chargebacks",
+      methods: ["POST"],
+      bodyParser: { preserveRawBody: true, sizeLimit: "64kb" },
+      middlewares: [verifyServiceScanSignature, validateAndTransformBody(WebhookChargeback)],
+    },
+  ],
+})

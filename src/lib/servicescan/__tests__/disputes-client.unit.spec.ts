@@ -1,0 +1,284 @@
+import { http, HttpResponse } from "msw"
+import { setupServer } from "msw/node"
+import {
+  ServiceScanAuthError,
+  ServiceScanConnectionError,
+  ServiceScanHttpError,
+  ServiceScanResponseError,
+} from "../../http"
+import { DisputesClient, ServiceScanDisputesError, submissionOutcome } from "../disputes-client"
+
+/**
+ * Wire-level specs: MSW answers as the spec's tables say, and any request the
+ * test did not plan for fails it (`onUnhandledRequest: "error"`).
+ */
+const BASE = "https://disputes.servicescan.test"
+const KEY = "sk_live_do_not_leak_0123456789"
+const SCAN_A = "3f0c9a52-8d4e-4b7a-9c1d-2e5f6a7b8c9d"
+const SCAN_B = "a1b2c3d4-e5f6-4789-8abc-def012345678"
+
+const server = setupServer()
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
+afterEach(() => server.resetHandlers())
+afterAll(() => server.close())
+
+const client = (options: Partial<ConstructorParameters<typeof DisputesClient>[0]> = {}) =>
+  new DisputesClient({ baseUrl: BASE, secretKey: KEY, timeoutMs: 2_000, maxRetries: 2, backoff: { baseMs: 1, capMs: 5 }, ...options })
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise
+  } catch (error) {
+    return error
+  }
+  throw new Error("expected a rejection")
+}
+
+describe("createProofRequest (PUT /disputes/proofRequest)", () => {
+  it("sends the scan ids as a JSON array with the secret key and answers the id", async () => {
+    const seen: { method: string; key: string | null; type: string | null; body: unknown }[] = []
+    server.use(
+      http.put(`${BASE}/disputes/proofRequest`, async ({ request }) => {
+        seen.push({
+          method: request.method,
+          key: request.headers.get("x-api-key"),
+          type: request.headers.get("content-type"),
+          body: await request.json(),
+        })
+        return HttpResponse.json({ id: "pr_123" })
+      })
+    )
+    await expect(client().createProofRequest([SCAN_A, SCAN_B.toUpperCase()])).resolves.toEqual({ id: "pr_123" })
+    expect(seen).toEqual([{ method: "PUT", key: KEY, type: "application/json", body: [SCAN_A, SCAN_B] }])
+  })
+
+  it("never retries: a 503 is one call, and the proof request was certainly not created", async () => {
+    let calls = 0
+    server.use(
+      http.put(`${BASE}/disputes/proofRequest`, () => {
+        calls++
+        return HttpResponse.json({ error: "Service unavailable" }, { status: 503 })
+      })
+    )
+    const error = await rejection(client().createProofRequest([SCAN_A]))
+    expect(calls).toBe(1)
+    expect(error).toBeInstanceOf(ServiceScanHttpError)
+    expect(submissionOutcome(error)).toBe("not_created")
+  })
+
+  it("treats a gateway timeout as an unknown outcome (the service may have created it)", async () => {
+    server.use(http.put(`${BASE}/disputes/proofRequest`, () => new HttpResponse("upstream timed out", { status: 504 })))
+    expect(submissionOutcome(await rejection(client().createProofRequest([SCAN_A])))).toBe("unknown")
+  })
+
+  it("treats a network failure after sending as an unknown outcome", async () => {
+    server.use(http.put(`${BASE}/disputes/proofRequest`, () => HttpResponse.error()))
+    const error = await rejection(client().createProofRequest([SCAN_A]))
+    expect(error).toBeInstanceOf(ServiceScanConnectionError)
+    expect(submissionOutcome(error)).toBe("unknown")
+  })
+
+  it.each([
+    ["an empty body", { error: "Invalid request. Empty body" }],
+    ["malformed JSON", {}],
+    ["a scan id that is not a UUIDv4", { error: "Invalid request. At least one of the provided scan IDs is not valid" }],
+  ])("maps the 400 row for %s to a rejected submission", async (_row, body) => {
+    server.use(http.put(`${BASE}/disputes/proofRequest`, () => HttpResponse.json(body, { status: 400 })))
+    const error = await rejection(client().createProofRequest([SCAN_A]))
+    expect(error).toBeInstanceOf(ServiceScanDisputesError)
+    expect((error as ServiceScanDisputesError).reason).toBe("invalid_request")
+    expect(submissionOutcome(error)).toBe("rejected")
+  })
+
+  it("checks scan ids before calling: nothing goes out for a non-UUIDv4", async () => {
+    await expect(client().createProofRequest(["not-a-uuid"])).rejects.toThrow(TypeError)
+    await expect(client().createProofRequest([])).rejects.toThrow(TypeError)
+    // A UUID of another version is not accepted by the service either.
+    await expect(client().createProofRequest(["3f0c9a52-8d4e-1b7a-9c1d-2e5f6a7b8c9d"])).rejects.toThrow(TypeError)
+    // Sending the same ids again cannot help: the proof request is failed, not retried.
+    expect(submissionOutcome(await rejection(client().createProofRequest(["nope"])))).toBe("rejected")
+  })
+
+  it("fails with a typed error on a 2xx body without an id, and calls it an unknown outcome", async () => {
+    server.use(http.put(`${BASE}/disputes/proofRequest`, () => new HttpResponse("{id: pr_1", { status: 200 })))
+    const error = await rejection(client().createProofRequest([SCAN_A]))
+    expect(error).toBeInstanceOf(ServiceScanResponseError)
+    expect((error as Error).message).toMatch(/unexpected response/)
+    expect(submissionOutcome(error)).toBe("unknown")
+  })
+
+  it.each([
+    [401, "An API key is required for authentication"],
+    [403, "Invalid API key provided"],
+    [403, "Key has invalid permissions"],
+  ])("maps the auth row %i %s to ServiceScanAuthError without leaking the key", async (status, text) => {
+    server.use(http.put(`${BASE}/disputes/proofRequest`, () => new HttpResponse(text, { status })))
+    const error = await rejection(client().createProofRequest([SCAN_A]))
+    expect(error).toBeInstanceOf(ServiceScanAuthError)
+    expect((error as ServiceScanAuthError).status).toBe(status)
+    expect(String((error as Error).message)).not.toContain(KEY)
+    expect(JSON.stringify(error)).not.toContain(KEY)
+    // Authentication is checked first: nothing was created.
+    expect(submissionOutcome(error)).toBe("not_created")
+  })
+})
+
+describe("getProofRequest (GET /disputes/proof/<id>)", () => {
+  it("answers pending", async () => {
+    server.use(
+      http.get(`${BASE}/disputes/proof/pr_1`, ({ request }) => {
+        expect(request.headers.get("x-api-key")).toBe(KEY)
+        return HttpResponse.json({ status: "pending" })
+      })
+    )
+    await expect(client().getProofRequest("pr_1")).resolves.toEqual({ status: "pending" })
+  })
+
+  it("answers the scans of a complete request, with the real service's `fraud` as `invalid`", async () => {
+    server.use(
+      http.get(`${BASE}/disputes/proof/pr_1`, () =>
+        HttpResponse.json({
+          status: "complete",
+          scans: [
+            { scanId: SCAN_A.toUpperCase(), groundTruth: "valid", image: `${BASE}/disputes/image/${SCAN_A}.jpg` },
+            { scanId: SCAN_B, groundTruth: "fraud" },
+          ],
+          extra: "ignored",
+        })
+      )
+    )
+    await expect(client().getProofRequest("pr_1")).resolves.toEqual({
+      status: "complete",
+      scans: [
+        { scanId: SCAN_A, groundTruth: "valid", reportedGroundTruth: "valid", image: `${BASE}/disputes/image/${SCAN_A}.jpg` },
+        { scanId: SCAN_B, groundTruth: "invalid", reportedGroundTruth: "fraud", image: null },
+      ],
+    })
+  })
+
+  it("accepts the spec's `invalid` too, and never keeps an image for it", async () => {
+    server.use(
+      http.get(`${BASE}/disputes/proof/pr_1`, () =>
+        HttpResponse.json({ status: "complete", scans: [{ scanId: SCAN_B, groundTruth: "invalid", image: "https://evil.test/x.jpg" }] })
+      )
+    )
+    const result = await client().getProofRequest("pr_1")
+    expect(result).toEqual({
+      status: "complete",
+      scans: [{ scanId: SCAN_B, groundTruth: "invalid", reportedGroundTruth: "invalid", image: null }],
+    })
+  })
+
+  it.each<[string, Response]>([
+    ["not JSON", new HttpResponse("{status: 'complete', scans: [", { status: 200 })],
+    ["an unknown status", HttpResponse.json({ status: "processing" })],
+    ["complete without scans", HttpResponse.json({ status: "complete" })],
+    ["an unknown verdict", HttpResponse.json({ status: "complete", scans: [{ scanId: SCAN_A, groundTruth: "maybe" }] })],
+  ])("fails with a typed error, not a crash, on %s", async (_case, response) => {
+    server.use(http.get(`${BASE}/disputes/proof/pr_1`, () => response.clone()))
+    const error = await rejection(client().getProofRequest("pr_1"))
+    expect(error).toBeInstanceOf(ServiceScanResponseError)
+  })
+
+  it("maps the 404 and 403 rows", async () => {
+    server.use(
+      http.get(`${BASE}/disputes/proof/missing`, () => HttpResponse.json({ error: "Proof request not found" }, { status: 404 })),
+      http.get(`${BASE}/disputes/proof/foreign`, () => HttpResponse.json({ error: "Forbidden" }, { status: 403 }))
+    )
+    const missing = await rejection(client().getProofRequest("missing"))
+    expect((missing as ServiceScanDisputesError).reason).toBe("proof_request_not_found")
+    const foreign = await rejection(client().getProofRequest("foreign"))
+    expect((foreign as ServiceScanDisputesError).reason).toBe("proof_request_forbidden")
+    expect(foreign).not.toBeInstanceOf(ServiceScanAuthError)
+  })
+
+  it("does not mistake a 404 of a wrong base URL for a missing proof request", async () => {
+    server.use(http.get(`${BASE}/disputes/proof/pr_1`, () => HttpResponse.json({ error: "Not found" }, { status: 404 })))
+    const error = await rejection(client().getProofRequest("pr_1"))
+    expect(error).toBeInstanceOf(ServiceScanHttpError)
+    expect(error).not.toBeInstanceOf(ServiceScanDisputesError)
+  })
+
+  it("retries a GET after a 503 (idempotent), up to maxRetries", async () => {
+    let calls = 0
+    server.use(
+      http.get(`${BASE}/disputes/proof/pr_1`, () => {
+        calls++
+        return calls < 3
+          ? HttpResponse.json({ error: "Service unavailable" }, { status: 503 })
+          : HttpResponse.json({ status: "pending" })
+      })
+    )
+    await expect(client().getProofRequest("pr_1")).resolves.toEqual({ status: "pending" })
+    expect(calls).toBe(3)
+  })
+
+  it("does not retry an authentication failure", async () => {
+    let calls = 0
+    server.use(
+      http.get(`${BASE}/disputes/proof/pr_1`, () => {
+        calls++
+        return new HttpResponse("Invalid API key provided", { status: 403 })
+      })
+    )
+    await expect(client().getProofRequest("pr_1")).rejects.toBeInstanceOf(ServiceScanAuthError)
+    expect(calls).toBe(1)
+  })
+})
+
+describe("getImage (GET /disputes/image/<scan_id>.jpg)", () => {
+  it("streams the bytes from the configured host, whatever URL a proof response carried", async () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9])
+    server.use(
+      http.get(`${BASE}/disputes/image/${SCAN_A}.jpg`, ({ request }) => {
+        expect(request.headers.get("x-api-key")).toBe(KEY)
+        return new HttpResponse(jpeg, {
+          headers: {
+            "content-type": "image/jpeg",
+            "content-length": String(jpeg.length),
+            "content-disposition": `attachment; filename=${SCAN_A}.jpg`,
+          },
+        })
+      })
+    )
+    const image = await client().getImage(SCAN_A)
+    expect(image.contentType).toBe("image/jpeg")
+    expect(image.contentLength).toBe(jpeg.length)
+    const chunks: Uint8Array[] = []
+    for await (const chunk of image.body as unknown as AsyncIterable<Uint8Array>) {
+      chunks.push(chunk)
+    }
+    expect(Buffer.concat(chunks)).toEqual(jpeg)
+  })
+
+  it.each([
+    ["400 JSON 'Invalid request. Provided scan ID is not valid'", HttpResponse.json({ error: "Invalid request. Provided scan ID is not valid" }, { status: 400 }), "invalid_scan_id"],
+    ["400 plain 'Bad Request' (ownership check error)", new HttpResponse("Bad Request", { status: 400 }), "ownership_check_failed"],
+    ["403 JSON 'Forbidden' (fraud)", HttpResponse.json({ error: "Forbidden" }, { status: 403 }), "scan_fraudulent"],
+    ["404 JSON 'Image not found'", HttpResponse.json({ error: "Image not found" }, { status: 404 }), "image_not_available"],
+    ["404 plain 'Not Found' (image lost)", new HttpResponse("Not Found", { status: 404 }), "image_missing"],
+  ])("maps the row %s to its reason", async (_row, response, reason) => {
+    server.use(http.get(`${BASE}/disputes/image/${SCAN_A}.jpg`, () => response.clone()))
+    const error = await rejection(client({ maxRetries: 0 }).getImage(SCAN_A))
+    expect(error).toBeInstanceOf(ServiceScanDisputesError)
+    expect((error as ServiceScanDisputesError).reason).toBe(reason)
+  })
+
+  it("refuses a scan id that is not a UUIDv4 without calling", async () => {
+    await expect(client().getImage("../../etc/passwd")).rejects.toThrow(TypeError)
+  })
+})
+
+describe("probe", () => {
+  it("counts the spec's 'Proof request not found' as a working key", async () => {
+    server.use(
+      http.get(`${BASE}/disputes/proof/:id`, () => HttpResponse.json({ error: "Proof request not found" }, { status: 404 }))
+    )
+    await expect(client().probe()).resolves.toEqual({ latencyMs: expect.any(Number) })
+  })
+
+  it("reports a refused key", async () => {
+    server.use(http.get(`${BASE}/disputes/proof/:id`, () => new HttpResponse("Key has invalid permissions", { status: 403 })))
+    await expect(client().probe()).rejects.toBeInstanceOf(ServiceScanAuthError)
+  })
+})

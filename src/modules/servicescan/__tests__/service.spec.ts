@@ -1,0 +1,383 @@
+import { moduleIntegrationTestRunner } from "@medusajs/test-utils"
+import { join } from "node:path"
+import { reserveSandboxUrl, sandboxFetch, startTestSandbox, TestSandbox } from "../../../../integration-tests/helpers/sandbox"
+import { SERVICESCAN_MODULE } from ".."
+import ServiceScanModuleService from "../service"
+import { signWebhookPayload } from "../utils/webhook-signature"
+
+/**
+ * The module's service against real PostgreSQL (the committed migrations, not
+ * a schema derived from the models) and the real sandbox over HTTP.
+ */
+const sandboxUrl = reserveSandboxUrl()
+const HOUR = 60 * 60 * 1000
+
+/** Collects log lines instead of printing them, so a spec can check what is (not) logged. */
+const logLines: string[] = []
+const logger = Object.fromEntries(
+  ["error", "warn", "info", "debug", "log", "http", "verbose", "silly", "panic", "activity", "progress", "success", "failure", "shouldLog", "setLogLevel", "unsetLogLevel"].map(
+    (level) => [level, (message?: unknown) => void logLines.push(`${level}: ${String(message)}`)]
+  )
+)
+
+jest.setTimeout(60_000)
+
+type ProofList = { items: { id: string; scanIds: string[]; status: string }[]; count: number }
+
+async function newScan(sandbox: TestSandbox): Promise<string> {
+  const { body } = await sandboxFetch<{ scanId: string }>("/__sandbox/scans", { body: { accountId: sandbox.demo.accountId } })
+  return body.scanId
+}
+const label = (scanId: string, groundTruth: string) =>
+  sandboxFetch(`/__sandbox/scans/${scanId}/label`, { body: { groundTruth } })
+const faults = (body: Record<string, unknown> | null) =>
+  body ? sandboxFetch("/__sandbox/faults", { body }) : sandboxFetch("/__sandbox/faults", { method: "DELETE" })
+const remoteProofs = async () => (await sandboxFetch<ProofList>("/__sandbox/proof-requests")).body
+const stats = async () => (await sandboxFetch<{ requests: Record<string, number> }>("/__sandbox/stats")).body.requests
+
+moduleIntegrationTestRunner<ServiceScanModuleService>({
+  moduleName: SERVICESCAN_MODULE,
+  resolve: join(__dirname, ".."),
+  pathToMigrations: join(__dirname, "..", "migrations"),
+  injectedDependencies: { logger },
+  moduleOptions: {
+    baseUrl: sandboxUrl,
+    secretKey: "sk_test_servicescan_demo",
+    webhookSecret: "whsec_test_0123456789abcdef",
+    pollIntervalMs: 3 * HOUR,
+    retryBaseDelayMs: 60_000,
+    timeoutMs: 2_000,
+    maxRetries: 0,
+    concurrency: 4,
+  },
+  testSuite: ({ service }) => {
+    let sandbox: TestSandbox
+
+    beforeAll(async () => {
+      sandbox = await startTestSandbox()
+    })
+    afterEach(async () => {
+      await faults(null)
+    })
+    afterAll(async () => {
+      await sandbox?.close()
+    })
+
+    async function chargebackWithProof(scanIds: string[], externalId = `dp_${Math.random().toString(36).slice(2)}`) {
+      const chargeback = await service.createChargebacks({
+        external_id: externalId,
+        order_id: "order_test",
+        amount: 10.5,
+        currency_code: "usd",
+      })
+      const proof = await service.createProofRequestWithScans({ chargeback_id: chargeback.id, scan_ids: scanIds })
+      return { chargeback, proof }
+    }
+
+    describe("chargebacks", () => {
+      it("stores amounts exactly and refuses a second chargeback with the same external id", async () => {
+        const created = await service.createChargebacks({
+          external_id: "dp_1",
+          order_id: "order_1",
+          amount: "12.345" as unknown as number,
+          currency_code: "kwd",
+        })
+        expect(created).toMatchObject({ status: "open", source: "api", extra_scan_ids: [] })
+        const [read] = await service.listChargebacks({ id: created.id }, { select: ["id", "amount", "raw_amount"] })
+        expect((read.raw_amount as { value: string }).value).toBe("12.345")
+        await expect(
+          service.createChargebacks({ external_id: "dp_1", order_id: "order_2", amount: 1, currency_code: "usd" })
+        ).rejects.toThrow(/already exists|unique/i)
+      })
+    })
+
+    describe("createProofRequestWithScans", () => {
+      it("keeps UUIDv4 scan ids only, lower-cased and once, with one evidence row each, due now", async () => {
+        const a = "3F0C9A52-8D4E-4B7A-9C1D-2E5F6A7B8C9D"
+        const { proof } = await chargebackWithProof([a, a.toLowerCase(), "not-a-uuid", "3f0c9a52-8d4e-1b7a-9c1d-2e5f6a7b8c9d"])
+        expect(proof.scan_ids).toEqual([a.toLowerCase()])
+        const [row] = await service.listProofRequests({ id: proof.id }, { relations: ["scans"] })
+        expect(row).toMatchObject({ status: "to_submit", remote_id: null, attempts: 0 })
+        expect(row.next_poll_at!.getTime()).toBeLessThanOrEqual(Date.now())
+        expect(row.scans.map((s) => s.scan_id)).toEqual([a.toLowerCase()])
+      })
+    })
+
+    describe("submitProofRequests", () => {
+      it("sends once and stores the remote id; a second call sends nothing", async () => {
+        const scan = await newScan(sandbox)
+        const { proof } = await chargebackWithProof([scan])
+        const before = (await remoteProofs()).count
+        const now = new Date()
+        const [result] = await service.submitProofRequests([proof.id], { now })
+        expect(result).toMatchObject({ id: proof.id, status: "pending", remote_id: expect.any(String), error: null })
+        const [row] = await service.listProofRequests({ id: proof.id })
+        expect(row).toMatchObject({ status: "pending", remote_id: result.remote_id, attempts: 0 })
+        // First status check a poll interval later (±10%).
+        const wait = row.next_poll_at!.getTime() - now.getTime()
+        expect(wait).toBeGreaterThanOrEqual(0.9 * 3 * HOUR)
+        expect(wait).toBeLessThanOrEqual(1.1 * 3 * HOUR)
+
+        expect(await service.submitProofRequests([proof.id])).toEqual([])
+        const remote = await remoteProofs()
+        expect(remote.count).toBe(before + 1)
+        expect(remote.items.find((p) => p.id === result.remote_id)?.scanIds).toEqual([scan])
+      })
+
+      it("lets only one of two concurrent senders send", async () => {
+        const { proof } = await chargebackWithProof([await newScan(sandbox)])
+        const before = (await remoteProofs()).count
+        const results = await Promise.all([
+          service.submitProofRequests([proof.id]),
+          service.submitProofRequests([proof.id]),
+        ])
+        expect(results.flat()).toHaveLength(1)
+        expect((await remoteProofs()).count).toBe(before + 1)
+      })
+
+      it("puts a proof request the service refused with a 503 back in the queue, with backoff", async () => {
+        const { proof } = await chargebackWithProof([await newScan(sandbox)])
+        const before = (await remoteProofs()).count
+        await faults({ errorRate: 1 })
+        const now = new Date()
+        const [result] = await service.submitProofRequests([proof.id], { now })
+        expect(result).toMatchObject({ status: "to_submit", error: expect.stringContaining("503") })
+        const [row] = await service.listProofRequests({ id: proof.id })
+        expect(row).toMatchObject({ status: "to_submit", attempts: 1, remote_id: null })
+        // retryBaseDelayMs 60 s, equal jitter: between 30 and 60 s.
+        const wait = row.next_poll_at!.getTime() - now.getTime()
+        expect(wait).toBeGreaterThanOrEqual(30_000)
+        expect(wait).toBeLessThanOrEqual(60_000)
+        expect((await remoteProofs()).count).toBe(before)
+
+        await faults(null)
+        expect(await service.submitProofRequests([proof.id])).toMatchObject([{ status: "pending" }])
+        expect((await remoteProofs()).count).toBe(before + 1)
+      })
+
+      it("never re-sends a submission whose answer was lost, unless asked to", async () => {
+        const { proof } = await chargebackWithProof([await newScan(sandbox)])
+        await faults({ resetRate: 1 })
+        const [result] = await service.submitProofRequests([proof.id])
+        expect(result.status).toBe("submitting")
+        expect(result.error).toMatch(/outcome unknown/)
+        const [row] = await service.listProofRequests({ id: proof.id })
+        expect(row).toMatchObject({ status: "submitting", next_poll_at: null })
+
+        await faults(null)
+        expect(await service.submitProofRequests([proof.id])).toEqual([])
+        const resent = await service.submitProofRequests([proof.id], { resubmit: true })
+        expect(resent).toMatchObject([{ status: "pending", remote_id: expect.any(String) }])
+      })
+
+      it("does not send again when the service created the proof request but the answer was lost", async () => {
+        const scan = await newScan(sandbox)
+        const { proof } = await chargebackWithProof([scan])
+        await faults({ dropResponse: { route: "disputes.proofRequest.create", count: 1 } })
+        const [result] = await service.submitProofRequests([proof.id])
+        expect(result.status).toBe("submitting")
+        const atService = () => remoteProofs().then((r) => r.items.filter((p) => p.scanIds.includes(scan)))
+        expect(await atService()).toHaveLength(1)
+
+        // Neither a second call nor the poll job's claim picks it up again.
+        expect(await service.submitProofRequests([proof.id])).toEqual([])
+        expect(await service.claimProofRequests({ now: new Date(Date.now() + 10 * HOUR), limit: 10, leaseMs: 1_000 })).toEqual([])
+        expect(await atService()).toHaveLength(1)
+        expect((await service.getQueueStats()).counts.submitting).toBe(1)
+      })
+
+      it("fails, without a call, a proof request whose scan ids the service would refuse", async () => {
+        const chargeback = await service.createChargebacks({ external_id: "dp_bad_ids", order_id: "o", amount: 1, currency_code: "usd" })
+        const proof = await service.createProofRequests({ chargeback_id: chargeback.id, scan_ids: ["not-a-uuid"], next_poll_at: new Date() })
+        const before = (await stats())["disputes.proofRequest.create"]
+        expect(await service.submitProofRequests([proof.id])).toMatchObject([{ status: "failed", error: expect.stringMatching(/UUIDv4/) }])
+        expect((await stats())["disputes.proofRequest.create"]).toBe(before)
+      })
+
+      it("stops at an authentication failure: one call, the rest stay queued, polling is blocked", async () => {
+        const ids = []
+        for (let i = 0; i < 5; i++) {
+          ids.push((await chargebackWithProof([await newScan(sandbox)])).proof.id)
+        }
+        const before = await stats()
+        await faults({ keyLookup: "fail" })
+        const results = await service.submitProofRequests(ids)
+        const after = await stats()
+        // Concurrency 4: at most the calls already in flight when the first answer came back.
+        expect(after["disputes.proofRequest.create"] - before["disputes.proofRequest.create"]).toBeLessThanOrEqual(4)
+        expect(results.every((r) => r.status === "to_submit")).toBe(true)
+        expect(service.getConfigurationError()).toMatchObject({ status: 403, message: expect.stringContaining("Invalid API key provided") })
+        expect(logLines.some((line) => line.startsWith("error:") && line.includes("refused the secret key"))).toBe(true)
+        expect(logLines.join("\n")).not.toContain("sk_test_servicescan_demo")
+
+        // While blocked, nothing goes out at all.
+        const blocked = await service.submitProofRequests(ids)
+        expect(blocked.every((r) => r.status === "to_submit" && /Not sent/.test(r.error ?? ""))).toBe(true)
+        expect((await stats())["disputes.proofRequest.create"]).toBe(after["disputes.proofRequest.create"])
+
+        await faults(null)
+        await expect(service.probe()).resolves.toMatchObject({ reachable: true })
+        expect(service.getConfigurationError()).toBeNull()
+        const rows = await service.listProofRequests({ id: ids })
+        expect(rows.every((r) => r.status === "to_submit")).toBe(true)
+      })
+    })
+
+    describe("claimProofRequests", () => {
+      it("claims due requests once, hiding them behind a lease", async () => {
+        const a = await chargebackWithProof([await newScan(sandbox)])
+        const b = await chargebackWithProof([await newScan(sandbox)])
+        const now = new Date(Date.now() + 1_000)
+        const [first, second] = await Promise.all([
+          service.claimProofRequests({ now, limit: 10, leaseMs: 60_000 }),
+          service.claimProofRequests({ now, limit: 10, leaseMs: 60_000 }),
+        ])
+        const claimed = [...first, ...second].map((c) => c.id).sort()
+        expect(claimed).toEqual([a.proof.id, b.proof.id].sort())
+        expect(await service.claimProofRequests({ now, limit: 10, leaseMs: 60_000 })).toEqual([])
+        // After the lease, they are due again.
+        const later = new Date(now.getTime() + 61_000)
+        expect(await service.claimProofRequests({ now: later, limit: 1, leaseMs: 60_000 })).toHaveLength(1)
+      })
+
+      it("claims given ids whatever their schedule, and ignores finished ones", async () => {
+        const { proof } = await chargebackWithProof([await newScan(sandbox)])
+        await service.updateProofRequests({ id: proof.id, next_poll_at: new Date(Date.now() + HOUR) })
+        expect(await service.claimProofRequests({ now: new Date(), limit: 10, leaseMs: 1_000 })).toEqual([])
+        expect(await service.claimProofRequests({ now: new Date(), limit: 10, leaseMs: 1_000, ids: [proof.id] })).toMatchObject([
+          { id: proof.id, status: "to_submit", remote_id: null },
+        ])
+        await service.updateProofRequests({ id: proof.id, status: "complete" })
+        expect(await service.claimProofRequests({ now: new Date(), limit: 10, leaseMs: 1_000, ids: [proof.id] })).toEqual([])
+      })
+    })
+
+    describe("fetchProofResults and applyProofResults", () => {
+      it("keeps polling a pending request, then stores ground truths when complete", async () => {
+        const [valid, fraud] = [await newScan(sandbox), await newScan(sandbox)]
+        const { chargeback, proof } = await chargebackWithProof([valid, fraud])
+        const [{ remote_id }] = await service.submitProofRequests([proof.id])
+
+        const pending = await service.fetchProofResults([{ id: proof.id, remote_id }])
+        expect(pending).toEqual([{ id: proof.id, kind: "pending" }])
+        const now = new Date()
+        await service.applyProofResults(pending, { now })
+        let [row] = await service.listProofRequests({ id: proof.id })
+        expect(row.status).toBe("pending")
+        expect(row.last_polled_at?.getTime()).toBe(now.getTime())
+
+        await label(valid, "valid")
+        await label(fraud, "fraud")
+        const complete = await service.fetchProofResults([{ id: proof.id, remote_id }])
+        const { completed, snapshot } = await service.applyProofResults(complete)
+        expect(completed).toEqual([{ id: proof.id, chargeback_id: chargeback.id, remote_id }])
+        ;[row] = await service.listProofRequests({ id: proof.id }, { relations: ["scans"] })
+        expect(row).toMatchObject({ status: "complete", next_poll_at: null, last_error: null })
+        const byScan = Object.fromEntries(row.scans.map((s) => [s.scan_id, s]))
+        expect(byScan[valid]).toMatchObject({ ground_truth: "valid", image_url: expect.stringContaining(`${valid}.jpg`) })
+        expect(byScan[fraud]).toMatchObject({ ground_truth: "invalid", reported_ground_truth: "invalid", image_url: null })
+
+        // The compensation puts everything back.
+        await service.restoreProofResults(snapshot)
+        ;[row] = await service.listProofRequests({ id: proof.id }, { relations: ["scans"] })
+        expect(row.status).toBe("pending")
+        expect(row.scans.every((s) => s.ground_truth === null)).toBe(true)
+      })
+
+      it("backs off after errors and fails a request the service does not know", async () => {
+        const { proof } = await chargebackWithProof([await newScan(sandbox)])
+        await service.updateProofRequests({ id: proof.id, status: "pending", remote_id: "11111111-1111-4111-8111-111111111111" })
+        const unknown = await service.fetchProofResults([{ id: proof.id, remote_id: "11111111-1111-4111-8111-111111111111" }])
+        expect(unknown).toMatchObject([{ kind: "failed", error: expect.stringContaining("Proof request not found") }])
+
+        await faults({ errorRate: 1 })
+        const flaky = await service.fetchProofResults([{ id: proof.id, remote_id: "11111111-1111-4111-8111-111111111111" }])
+        expect(flaky).toMatchObject([{ kind: "error", error: expect.stringContaining("503") }])
+        const now = new Date()
+        await service.applyProofResults(flaky, { now })
+        await service.applyProofResults(flaky, { now })
+        const [row] = await service.listProofRequests({ id: proof.id })
+        expect(row).toMatchObject({ status: "pending", attempts: 2 })
+        // Second failure: 2 × 60 s with equal jitter.
+        const wait = row.next_poll_at!.getTime() - now.getTime()
+        expect(wait).toBeGreaterThanOrEqual(60_000)
+        expect(wait).toBeLessThanOrEqual(120_000)
+
+        await service.applyProofResults(unknown)
+        const [failed] = await service.listProofRequests({ id: proof.id })
+        expect(failed).toMatchObject({ status: "failed", next_poll_at: null })
+      })
+
+      it("stops at the first authentication failure and skips the rest", async () => {
+        const rows = []
+        for (let i = 0; i < 6; i++) {
+          const { proof } = await chargebackWithProof([await newScan(sandbox)])
+          const [submitted] = await service.submitProofRequests([proof.id])
+          rows.push({ id: proof.id, remote_id: submitted.remote_id })
+        }
+        const before = await stats()
+        await faults({ keyLookup: "fail" })
+        const outcomes = await service.fetchProofResults(rows)
+        const calls = (await stats())["disputes.proof.get"] - before["disputes.proof.get"]
+        expect(calls).toBeLessThanOrEqual(4)
+        expect(outcomes.every((o) => o.kind === "skipped")).toBe(true)
+        expect(service.getConfigurationError()).not.toBeNull()
+        // Blocked: no call at all on the next run.
+        await service.fetchProofResults(rows)
+        expect((await stats())["disputes.proof.get"] - before["disputes.proof.get"]).toBe(calls)
+      })
+    })
+
+    describe("refreshChargebackStatuses", () => {
+      it("derives the status from the proof requests and leaves final statuses alone", async () => {
+        const scan = await newScan(sandbox)
+        const { chargeback, proof } = await chargebackWithProof([scan])
+        expect(await service.refreshChargebackStatuses([chargeback.id])).toMatchObject([
+          { id: chargeback.id, from: "open", to: "evidence_pending" },
+        ])
+        const [{ remote_id }] = await service.submitProofRequests([proof.id])
+        await label(scan, "valid")
+        await service.applyProofResults(await service.fetchProofResults([{ id: proof.id, remote_id }]))
+        expect(await service.refreshChargebackStatuses([chargeback.id])).toMatchObject([
+          { from: "evidence_pending", to: "evidence_ready", order_id: "order_test" },
+        ])
+        await service.updateChargebacks({ id: chargeback.id, status: "won" })
+        expect(await service.refreshChargebackStatuses([chargeback.id])).toEqual([])
+
+        // A compensation never clobbers what an admin decided in between.
+        await service.restoreChargebackStatuses([
+          { id: chargeback.id, order_id: "order_test", external_id: chargeback.external_id, from: "evidence_pending", to: "evidence_ready" },
+        ])
+        expect((await service.retrieveChargeback(chargeback.id)).status).toBe("won")
+
+        const empty = await service.createChargebacks({ external_id: "dp_empty", order_id: "o", amount: 1, currency_code: "usd" })
+        expect(await service.refreshChargebackStatuses([empty.id])).toMatchObject([{ to: "no_evidence" }])
+      })
+    })
+
+    describe("probe, settings and queue stats", () => {
+      it("reports keys as booleans and the queue by status", async () => {
+        const settings = service.getSettings()
+        expect(settings.keys).toEqual({ secret_key: true, webhook_secret: true })
+        expect(JSON.stringify(settings)).not.toContain("sk_test_servicescan_demo")
+        expect(JSON.stringify(settings)).not.toContain("whsec_test")
+
+        await chargebackWithProof([await newScan(sandbox)])
+        const stats = await service.getQueueStats()
+        expect(stats.counts).toMatchObject({ to_submit: 1, pending: 0 })
+        await expect(service.probe()).resolves.toMatchObject({ reachable: true, latency_ms: expect.any(Number) })
+      })
+    })
+
+    describe("verifyWebhookSignature", () => {
+      it("accepts a fresh signature of the exact body only", async () => {
+        const body = JSON.stringify({ external_id: "dp_1" })
+        const now = Math.floor(Date.now() / 1000)
+        const header = signWebhookPayload(body, "whsec_test_0123456789abcdef", now)
+        expect(service.verifyWebhookSignature(body, header)).toEqual({ ok: true, timestamp: now })
+        expect(service.verifyWebhookSignature(body + " ", header)).toEqual({ ok: false, reason: "mismatch" })
+        expect(service.verifyWebhookSignature(body, header, now + 301)).toEqual({ ok: false, reason: "stale" })
+      })
+    })
+  },
+})

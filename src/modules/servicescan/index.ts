@@ -1,0 +1,15 @@
+import { Module } from "@medusajs/framework/utils"
+import validateOptionsLoader from "./loaders/validate-options"
+import ServiceScanModuleService from "./service"
+
+/** The module's registration name: `container.resolve(SERVICESCAN_MODULE)`. */
+export const SERVICESCAN_MODULE = "servicescan"
+
+export default Module(SERVICESCAN_MODULE, {
+  service: ServiceScanModuleService,
+  loaders: [validateOptionsLoader],
+})
+
+export { ServiceScanModuleService }
+export * from "./types"
+export type { ServiceScanModuleOptions } from "./options"

@@ -1,0 +1,3 @@
+export { Chargeback } from "./chargeback"
+export { ProofRequest } from "./proof-request"
+export { ScanEvidence } from "./scan-evidence"

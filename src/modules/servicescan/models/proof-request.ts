@@ -1,0 +1,44 @@
+import { model } from "@medusajs/framework/utils"
+import { PROOF_REQUEST_STATUSES } from "../types"
+import { Chargeback } from "./chargeback"
+import { ScanEvidence } from "./scan-evidence"
+
+/** One `PUT /disputes/proofRequest` and its life until ServiceScan completes it. */
+export const ProofRequest = model
+  .define(
+    { name: "proof_request", tableName: "servicescan_proof_request" },
+    {
+      id: model.id({ prefix: "sspr" }).primaryKey(),
+      /** ServiceScan's id, known once the PUT answered. */
+      remote_id: model.text().nullable(),
+      status: model.enum([...PROOF_REQUEST_STATUSES]).default("to_submit"),
+      scan_ids: model.array(),
+      /** Calls made for this proof request (submissions and status checks) that failed in a row. */
+      attempts: model.number().default(0),
+      /** When the poll job next looks at it; null while nothing is scheduled (complete, failed, outcome unknown). */
+      next_poll_at: model.dateTime().nullable(),
+      last_polled_at: model.dateTime().nullable(),
+      submitted_at: model.dateTime().nullable(),
+      last_error: model.text().nullable(),
+      completed_at: model.dateTime().nullable(),
+      chargeback: model.belongsTo(() => Chargeback, { mappedBy: "proof_requests" }),
+      scans: model.hasMany(() => ScanEvidence, { mappedBy: "proof_request" }),
+    }
+  )
+  .indexes([
+    {
+      // The poll job's query: due requests in next_poll_at order. Partial, so it
+      // stays as small as the work queue however many requests completed.
+      name: "IDX_servicescan_proof_request_due",
+      on: ["next_poll_at"],
+      where: "status IN ('to_submit', 'pending') AND deleted_at IS NULL",
+    },
+    {
+      name: "IDX_servicescan_proof_request_remote_id_unique",
+      on: ["remote_id"],
+      unique: true,
+      where: "remote_id IS NOT NULL AND deleted_at IS NULL",
+    },
+    { name: "IDX_servicescan_proof_request_status", on: ["status"] },
+  ])
+  .cascades({ delete: ["scans"] })

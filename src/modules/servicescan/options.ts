@@ -1,0 +1,60 @@
+import { z } from "@medusajs/framework/zod"
+import { MedusaError } from "@medusajs/framework/utils"
+
+const HOUR_MS = 60 * 60 * 1000
+
+/**
+ * Options of the ServiceScan disputes module (`medusa-config.ts`):
+ *
+ * ```ts
+ * { resolve: "medusa-plugin-servicescan/modules/servicescan", options: { baseUrl, secretKey, webhookSecret } }
+ * ```
+ *
+ * Keys are optional so that a store can boot without them (a dev machine, a
+ * staging copy): `GET /admin/servicescan/health` reports which are missing and
+ * the poll job surfaces a configuration error instead of calling the service.
+ */
+export const ServiceScanModuleOptionsSchema = z
+  .object({
+    /** `{base_url}` of the disputes API. */
+    baseUrl: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+    /** The secret key for `X-API-KEY`. */
+    secretKey: z.string().trim().min(1, "must not be empty").optional(),
+    /** Shared secret of the chargeback webhook's HMAC-SHA256 signature. */
+    webhookSecret: z.string().min(16, "must be at least 16 characters").optional(),
+    /** How long a pending proof request waits between status checks. The spec recommends "a few hours". */
+    pollIntervalMs: z.number().int().min(1_000).default(3 * HOUR_MS),
+    /** Copy valid scans' images into Medusa's File Module when a proof request completes. */
+    archiveImages: z.boolean().default(true),
+    /** Per-attempt timeout of every call to the service. */
+    timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+    /** Extra attempts of idempotent calls (status checks, images). Creating a proof request is never retried. */
+    maxRetries: z.number().int().min(0).max(10).default(2),
+    /** Calls to the service in flight at once during a poll run. */
+    concurrency: z.number().int().min(1).max(64).default(8),
+    /** Proof requests a poll run claims at a time (one workflow run per page). */
+    pageSize: z.number().int().min(1).max(2_000).default(250),
+    /** First delay after a failed call; doubles per attempt, with full jitter, up to `pollIntervalMs`. */
+    retryBaseDelayMs: z.number().int().min(0).default(5 * 60 * 1000),
+    /** Replay window of webhook signatures. */
+    webhookToleranceSeconds: z.number().int().min(1).max(3_600).default(300),
+  })
+  // Not strict: Medusa adds its own keys (e.g. `database`) to module options.
+
+export type ServiceScanModuleOptions = z.input<typeof ServiceScanModuleOptionsSchema>
+export type ResolvedServiceScanModuleOptions = z.output<typeof ServiceScanModuleOptionsSchema>
+
+/** Validates the options once, at boot, with a message that names the field. */
+export function resolveModuleOptions(options: unknown): ResolvedServiceScanModuleOptions {
+  const parsed = ServiceScanModuleOptionsSchema.safeParse(options ?? {})
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((issue) => `${issue.path.length ? issue.path.join(".") : "options"}: ${issue.message}`)
+      .join("; ")
+    throw new MedusaError(
+      MedusaError.Types.INVALID_ARGUMENT,
+      `Invalid options for the servicescan module: ${problems}`
+    )
+  }
+  return parsed.data
+}

@@ -1,0 +1,838 @@
+import type { Context, Logger } from "@medusajs/framework/types"
+import {
+  InjectManager,
+  InjectTransactionManager,
+  MedusaContext,
+  MedusaError,
+  MedusaService,
+} from "@medusajs/framework/utils"
+import type { SqlEntityManager } from "@medusajs/framework/mikro-orm/postgresql"
+import {
+  DisputesClient,
+  DisputesImage,
+  isUuidV4,
+  ScanResult,
+  ServiceScanDisputesError,
+  submissionOutcome,
+} from "../../lib/servicescan/disputes-client"
+import { ServiceScanAuthError, ServiceScanError } from "../../lib/http"
+import { Chargeback, ProofRequest, ScanEvidence } from "./models"
+import { resolveModuleOptions, ResolvedServiceScanModuleOptions, ServiceScanModuleOptions } from "./options"
+import { ChargebackStatus, GroundTruthValue, ProofRequestStatus } from "./types"
+import { deriveChargebackStatus } from "./utils/chargeback-status"
+import { mapWithConcurrency } from "./utils/concurrency"
+import { pollDelayMs, retryDelayMs } from "./utils/backoff"
+import { SignatureCheck, verifyWebhookSignature } from "./utils/webhook-signature"
+
+type InjectedDependencies = {
+  logger: Logger
+}
+
+/** Why the module stopped calling the service, until an admin check succeeds. */
+export type ConfigurationError = {
+  /** HTTP status the service answered (401/403), or null when a key is simply not configured. */
+  status: number | null
+  message: string
+  at: Date
+}
+
+export type ClaimedProofRequest = {
+  id: string
+  status: ProofRequestStatus
+  remote_id: string | null
+  chargeback_id: string
+}
+
+export type SubmissionResult = {
+  id: string
+  chargeback_id: string
+  status: ProofRequestStatus
+  remote_id: string | null
+  error: string | null
+}
+
+/** What one status check found, before anything is written. */
+export type FetchOutcome =
+  | { id: string; kind: "pending" }
+  | { id: string; kind: "complete"; scans: ScanResult[] }
+  /** The service refused for good (unknown or foreign proof request id). */
+  | { id: string; kind: "failed"; error: string }
+  /** Worth another try later (timeout, 5xx, malformed body). */
+  | { id: string; kind: "error"; error: string }
+  /** Not checked: the run stopped on an authentication error first. */
+  | { id: string; kind: "skipped" }
+
+type ProofRequestUpdate = {
+  id: string
+  status?: ProofRequestStatus
+  remote_id?: string
+  attempts?: number
+  submitted_at?: Date
+  next_poll_at?: Date | null
+  last_polled_at?: Date | null
+  last_error?: string | null
+  completed_at?: Date | null
+}
+
+type EvidenceUpdate = {
+  id: string
+  ground_truth?: GroundTruthValue | null
+  reported_ground_truth?: string | null
+  image_url?: string | null
+}
+
+type ProofRequestSnapshot = {
+  id: string
+  status: ProofRequestStatus
+  attempts: number
+  next_poll_at: Date | null
+  last_polled_at: Date | null
+  last_error: string | null
+  completed_at: Date | null
+}
+
+type EvidenceSnapshot = {
+  id: string
+  ground_truth: GroundTruthValue | null
+  reported_ground_truth: string | null
+  image_url: string | null
+}
+
+/** Enough to undo `applyProofResults` (workflow compensation). */
+export type ProofResultsSnapshot = {
+  proof_requests: ProofRequestSnapshot[]
+  evidence: EvidenceSnapshot[]
+}
+
+export type CompletedProofRequest = {
+  id: string
+  chargeback_id: string
+  remote_id: string
+}
+
+export type ChargebackStatusChange = {
+  id: string
+  order_id: string
+  external_id: string
+  from: ChargebackStatus
+  to: ChargebackStatus
+}
+
+export type ServiceProbe =
+  | { reachable: true; latency_ms: number }
+  | { reachable: false; configuration_error: boolean; error: string }
+
+/** Longest an image may be when it is copied into the File Module (a scan JPEG is tens of kB). */
+const MAX_ARCHIVED_IMAGE_BYTES = 10 * 1024 * 1024
+
+/** Statuses the poll job works on. */
+const DUE_STATUSES: ProofRequestStatus[] = ["to_submit", "pending"]
+
+/**
+ * The disputes module: chargebacks, their proof requests and scan evidence,
+ * and the only code that talks to the ServiceScan disputes API.
+ *
+ * Calls that write to the service are made here, next to the rows that record
+ * them, so the state machine of a proof request (see types.ts) lives in one
+ * place: workflows decide when, this service decides how.
+ */
+export default class ServiceScanModuleService extends MedusaService({
+  Chargeback,
+  ProofRequest,
+  ScanEvidence,
+}) {
+  protected readonly options_: ResolvedServiceScanModuleOptions
+  protected readonly logger_: Logger
+  protected readonly client_: DisputesClient | null
+  /**
+   * Mutable state lives in an object, not in fields: callers may hold the
+   * service through a proxy (module wrappers, test runners), and a write
+   * through a proxy would land on the proxy's target instead of here.
+   */
+  private readonly state_: { configurationError: ConfigurationError | null }
+
+  constructor(dependencies: InjectedDependencies, options: ServiceScanModuleOptions) {
+    // eslint-disable-next-line prefer-rest-params
+    super(...arguments)
+    this.options_ = resolveModuleOptions(options)
+    this.logger_ = dependencies.logger
+    this.client_ = this.options_.secretKey
+      ? new DisputesClient({
+          baseUrl: this.options_.baseUrl,
+          secretKey: this.options_.secretKey,
+          timeoutMs: this.options_.timeoutMs,
+          maxRetries: this.options_.maxRetries,
+          onRetry: (event) =>
+            this.logger_.debug(
+              `servicescan: retrying ${event.request.method} ${event.request.url} in ${event.delayMs} ms (${event.reason})`
+            ),
+        })
+      : null
+    this.state_ = {
+      configurationError: this.client_
+        ? null
+        : { status: null, message: "The servicescan module has no secretKey option", at: new Date() },
+    }
+  }
+
+  /** Settings safe to show an admin: which keys are set, never their values. */
+  getSettings() {
+    return {
+      base_url: this.options_.baseUrl,
+      keys: {
+        secret_key: Boolean(this.options_.secretKey),
+        webhook_secret: Boolean(this.options_.webhookSecret),
+      },
+      poll_interval_ms: this.options_.pollIntervalMs,
+      archive_images: this.options_.archiveImages,
+      concurrency: this.options_.concurrency,
+      page_size: this.options_.pageSize,
+    }
+  }
+
+  /** Set after a 401/403 from the service (or without a secret key): polling stops until it is cleared. */
+  getConfigurationError(): ConfigurationError | null {
+    return this.state_.configurationError
+  }
+
+  verifyWebhookSignature(
+    payload: string | Buffer,
+    header: string | string[] | undefined,
+    nowSeconds?: number
+  ): SignatureCheck | { ok: false; reason: "not_configured" } {
+    if (!this.options_.webhookSecret) {
+      return { ok: false, reason: "not_configured" }
+    }
+    return verifyWebhookSignature({
+      payload,
+      header,
+      secret: this.options_.webhookSecret,
+      toleranceSeconds: this.options_.webhookToleranceSeconds,
+      nowSeconds,
+    })
+  }
+
+  /**
+   * Calls the service once without side effects. Success clears a configuration
+   * error, so fixing a key at the operator's end resumes polling.
+   */
+  async probe(): Promise<ServiceProbe> {
+    if (!this.client_) {
+      return { reachable: false, configuration_error: true, error: this.state_.configurationError?.message ?? "" }
+    }
+    try {
+      const { latencyMs } = await this.client_.probe()
+      this.state_.configurationError = null
+      return { reachable: true, latency_ms: latencyMs }
+    } catch (error) {
+      this.noteAuthFailure(error)
+      return {
+        reachable: false,
+        configuration_error: error instanceof ServiceScanAuthError,
+        error: describeError(error),
+      }
+    }
+  }
+
+  /**
+   * Claims proof requests for this run: due ones (`next_poll_at <= now`), or
+   * the given ids whatever their schedule ("check now"). Claiming pushes
+   * `next_poll_at` a lease ahead in one statement with `FOR UPDATE SKIP LOCKED`,
+   * so two instances polling at once never take the same rows, and rows of a
+   * run that dies come back when the lease runs out.
+   */
+  @InjectTransactionManager()
+  async claimProofRequests(
+    input: { now: Date; limit: number; leaseMs: number; ids?: string[] },
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<ClaimedProofRequest[]> {
+    if (input.ids && input.ids.length === 0) {
+      return []
+    }
+    const manager = sharedContext.transactionManager as SqlEntityManager
+    const lease = new Date(input.now.getTime() + input.leaseMs)
+    const filter = input.ids ? `id IN (?)` : `next_poll_at <= ?`
+    const filterValue = input.ids ?? input.now
+    const rows: ClaimedProofRequest[] = await manager.execute(
+      `UPDATE "servicescan_proof_request" AS pr
+          SET "next_poll_at" = ?, "updated_at" = now()
+        WHERE pr."id" IN (
+          SELECT "id" FROM "servicescan_proof_request"
+           WHERE "deleted_at" IS NULL AND "status" IN (?) AND ${filter}
+           ORDER BY "next_poll_at" ASC NULLS FIRST, "id" ASC
+           LIMIT ?
+           FOR UPDATE SKIP LOCKED)
+        RETURNING pr."id", pr."status", pr."remote_id", pr."chargeback_id"`,
+      [lease, DUE_STATUSES, filterValue, input.limit]
+    )
+    return rows
+  }
+
+  /**
+   * Sends `to_submit` proof requests (and, with `resubmit`, ones whose outcome
+   * is unknown or that failed) to the service, once each.
+   *
+   * A row is moved to `submitting` in the same statement that selects it, before
+   * the PUT: whoever wins that update is the only sender, and if the answer is
+   * lost the row stays `submitting` instead of going back to `to_submit`. Only
+   * an answer that proves the service created nothing puts it back in the queue.
+   */
+  async submitProofRequests(
+    ids: string[],
+    options: { now?: Date; resubmit?: boolean } = {}
+  ): Promise<SubmissionResult[]> {
+    const now = options.now ?? new Date()
+    const fromStatuses: ProofRequestStatus[] = options.resubmit
+      ? ["to_submit", "submitting", "failed"]
+      : ["to_submit"]
+    const claimed = await this.markSubmitting(ids, fromStatuses, now)
+    if (!claimed.length) {
+      return []
+    }
+    const client = this.client_
+    if (!client || this.state_.configurationError) {
+      const reason = this.state_.configurationError?.message ?? "not configured"
+      await this.writeProofResults(
+        claimed.map((row) => ({
+          id: row.id,
+          status: "to_submit" as const,
+          attempts: row.attempts - 1,
+          next_poll_at: now,
+          last_error: `Not sent: ${reason}`,
+        })),
+        []
+      )
+      return claimed.map((row) => ({
+        id: row.id,
+        chargeback_id: row.chargeback_id,
+        status: "to_submit",
+        remote_id: null,
+        error: `Not sent: ${reason}`,
+      }))
+    }
+
+    let stopped = false
+    const outcomes = await mapWithConcurrency(
+      claimed,
+      this.options_.concurrency,
+      async (row) => {
+        try {
+          const { id } = await client.createProofRequest(row.scan_ids)
+          return { row, remoteId: id, error: undefined }
+        } catch (error) {
+          if (this.noteAuthFailure(error)) {
+            stopped = true
+          }
+          return { row, remoteId: undefined, error }
+        }
+      },
+      () => stopped
+    )
+
+    const updates: ProofRequestUpdate[] = []
+    const results: SubmissionResult[] = []
+    claimed.forEach((row, index) => {
+      const outcome = outcomes[index]
+      if (!outcome) {
+        // Never sent: the run stopped on an authentication error first.
+        updates.push({ id: row.id, status: "to_submit", attempts: row.attempts - 1, next_poll_at: now })
+        results.push({ id: row.id, chargeback_id: row.chargeback_id, status: "to_submit", remote_id: null, error: null })
+        return
+      }
+      if (outcome.remoteId) {
+        updates.push({
+          id: row.id,
+          status: "pending",
+          remote_id: outcome.remoteId,
+          attempts: 0,
+          submitted_at: now,
+          next_poll_at: new Date(now.getTime() + pollDelayMs(this.options_.pollIntervalMs)),
+          last_error: null,
+        })
+        results.push({ id: row.id, chargeback_id: row.chargeback_id, status: "pending", remote_id: outcome.remoteId, error: null })
+        return
+      }
+      const message = describeError(outcome.error)
+      const kind = submissionOutcome(outcome.error)
+      if (kind === "not_created") {
+        updates.push({
+          id: row.id,
+          status: "to_submit",
+          next_poll_at: new Date(now.getTime() + this.retryDelay(row.attempts)),
+          last_error: message,
+        })
+        results.push({ id: row.id, chargeback_id: row.chargeback_id, status: "to_submit", remote_id: null, error: message })
+      } else if (kind === "rejected") {
+        updates.push({ id: row.id, status: "failed", next_poll_at: null, last_error: message })
+        results.push({ id: row.id, chargeback_id: row.chargeback_id, status: "failed", remote_id: null, error: message })
+      } else {
+        const unknown = `Submission outcome unknown (${message}). It is not re-sent automatically, since ServiceScan may have created it; resubmit from the admin if no evidence arrives.`
+        updates.push({ id: row.id, status: "submitting", next_poll_at: null, last_error: unknown })
+        results.push({ id: row.id, chargeback_id: row.chargeback_id, status: "submitting", remote_id: null, error: unknown })
+        this.logger_.warn(`servicescan: proof request ${row.id}: ${unknown}`)
+      }
+    })
+    await this.writeProofResults(updates, [])
+    return results
+  }
+
+  /**
+   * Checks the status of pending proof requests at the service, with bounded
+   * concurrency. Reads only; `applyProofResults` writes what was found.
+   * Stops at the first authentication error: every other call would fail the
+   * same way, and hammering a service with a bad key helps nobody.
+   */
+  async fetchProofResults(rows: { id: string; remote_id: string | null }[]): Promise<FetchOutcome[]> {
+    const client = this.client_
+    if (!client || this.state_.configurationError) {
+      return rows.map((row) => ({ id: row.id, kind: "skipped" as const }))
+    }
+    let stopped = false
+    const outcomes = await mapWithConcurrency(
+      rows,
+      this.options_.concurrency,
+      async (row): Promise<FetchOutcome> => {
+        if (!row.remote_id) {
+          return { id: row.id, kind: "failed", error: "The proof request has no ServiceScan id" }
+        }
+        try {
+          const result = await client.getProofRequest(row.remote_id)
+          return result.status === "pending"
+            ? { id: row.id, kind: "pending" }
+            : { id: row.id, kind: "complete", scans: result.scans }
+        } catch (error) {
+          if (this.noteAuthFailure(error)) {
+            stopped = true
+            return { id: row.id, kind: "skipped" }
+          }
+          if (
+            error instanceof ServiceScanDisputesError &&
+            (error.reason === "proof_request_not_found" || error.reason === "proof_request_forbidden")
+          ) {
+            return { id: row.id, kind: "failed", error: describeError(error) }
+          }
+          if (!(error instanceof ServiceScanError)) {
+            throw error
+          }
+          return { id: row.id, kind: "error", error: describeError(error) }
+        }
+      },
+      () => stopped
+    )
+    return outcomes.map((outcome, index) => outcome ?? { id: rows[index].id, kind: "skipped" })
+  }
+
+  /**
+   * Writes what `fetchProofResults` found: ground truths on the evidence,
+   * statuses and the next poll time on the proof requests. Answers the proof
+   * requests that completed and a snapshot to undo it all.
+   *
+   * Set-based SQL (one read and one write per table for the whole page): this
+   * is the poll job's hot path, and row-by-row ORM updates made a 10,000-request
+   * run several times slower.
+   */
+  @InjectTransactionManager()
+  async applyProofResults(
+    outcomes: FetchOutcome[],
+    options: { now?: Date } = {},
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<{ completed: CompletedProofRequest[]; snapshot: ProofResultsSnapshot }> {
+    const now = options.now ?? new Date()
+    if (!outcomes.length) {
+      return { completed: [], snapshot: { proof_requests: [], evidence: [] } }
+    }
+    const manager = sharedContext.transactionManager as SqlEntityManager
+    const current: (ProofRequestSnapshot & { remote_id: string | null; chargeback_id: string })[] = await manager.execute(
+      `SELECT "id", "status", "attempts", "next_poll_at", "last_polled_at", "last_error", "completed_at", "remote_id", "chargeback_id"
+         FROM "servicescan_proof_request" WHERE "id" IN (?) AND "deleted_at" IS NULL FOR UPDATE`,
+      [outcomes.map((outcome) => outcome.id)]
+    )
+    const byId = new Map(current.map((row) => [row.id, row]))
+    const completeIds = outcomes.filter((o) => o.kind === "complete" && byId.get(o.id)?.status === "pending").map((o) => o.id)
+    const evidence: (EvidenceSnapshot & { scan_id: string; proof_request_id: string })[] = completeIds.length
+      ? await manager.execute(
+          `SELECT "id", "scan_id", "proof_request_id", "ground_truth", "reported_ground_truth", "image_url"
+             FROM "servicescan_scan_evidence" WHERE "proof_request_id" IN (?) AND "deleted_at" IS NULL`,
+          [completeIds]
+        )
+      : []
+    const evidenceByProof = new Map<string, typeof evidence>()
+    for (const row of evidence) {
+      const list = evidenceByProof.get(row.proof_request_id) ?? []
+      list.push(row)
+      evidenceByProof.set(row.proof_request_id, list)
+    }
+
+    const proofRows: ProofRequestSnapshot[] = []
+    const previousRows: ProofRequestSnapshot[] = []
+    const evidenceRows: EvidenceSnapshot[] = []
+    const previousEvidence: EvidenceSnapshot[] = []
+    const completed: CompletedProofRequest[] = []
+    for (const outcome of outcomes) {
+      const row = byId.get(outcome.id)
+      // Only requests still pending are ours to change: an admin may have acted meanwhile.
+      if (!row || row.status !== "pending") {
+        continue
+      }
+      const previous = pickProofSnapshot(row)
+      let next: ProofRequestSnapshot
+      switch (outcome.kind) {
+        case "pending":
+          next = {
+            ...previous,
+            attempts: 0,
+            last_error: null,
+            last_polled_at: now,
+            next_poll_at: new Date(now.getTime() + pollDelayMs(this.options_.pollIntervalMs)),
+          }
+          break
+        case "complete": {
+          next = { ...previous, status: "complete", attempts: 0, last_error: null, last_polled_at: now, completed_at: now, next_poll_at: null }
+          const reported = new Map(outcome.scans.map((scan) => [scan.scanId, scan]))
+          for (const item of evidenceByProof.get(row.id) ?? []) {
+            const scan = reported.get(item.scan_id.toLowerCase())
+            if (scan) {
+              previousEvidence.push(pickEvidenceSnapshot(item))
+              evidenceRows.push({
+                id: item.id,
+                ground_truth: scan.groundTruth,
+                reported_ground_truth: scan.reportedGroundTruth,
+                image_url: scan.image,
+              })
+            }
+          }
+          completed.push({ id: row.id, chargeback_id: row.chargeback_id, remote_id: row.remote_id ?? "" })
+          break
+        }
+        case "failed":
+          next = { ...previous, status: "failed", last_error: outcome.error, last_polled_at: now, next_poll_at: null }
+          break
+        case "error":
+          next = {
+            ...previous,
+            attempts: row.attempts + 1,
+            last_error: outcome.error,
+            last_polled_at: now,
+            next_poll_at: new Date(now.getTime() + this.retryDelay(row.attempts + 1)),
+          }
+          break
+        case "skipped":
+          // Give the claim back at once; a configuration error keeps the job from spinning on it.
+          next = { ...previous, next_poll_at: now }
+          break
+      }
+      proofRows.push(next)
+      previousRows.push(previous)
+    }
+    await this.writeProofRows(manager, proofRows, "pending")
+    await this.writeEvidenceRows(manager, evidenceRows)
+    return { completed, snapshot: { proof_requests: previousRows, evidence: previousEvidence } }
+  }
+
+  /** Compensation of `applyProofResults`: the rows as they were, if nobody changed them since. */
+  @InjectTransactionManager()
+  async restoreProofResults(snapshot: ProofResultsSnapshot, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    const manager = sharedContext.transactionManager as SqlEntityManager
+    await this.writeProofRows(manager, snapshot.proof_requests)
+    await this.writeEvidenceRows(manager, snapshot.evidence)
+  }
+
+  /**
+   * Brings chargebacks' statuses in line with their proof requests (see
+   * `deriveChargebackStatus`) and answers what changed. One aggregate read
+   * and one write for the whole list; the write only moves a chargeback whose
+   * status is still the one read (an admin's outcome in between wins).
+   */
+  @InjectTransactionManager()
+  async refreshChargebackStatuses(
+    chargebackIds: string[],
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<ChargebackStatusChange[]> {
+    const ids = [...new Set(chargebackIds)]
+    if (!ids.length) {
+      return []
+    }
+    const manager = sharedContext.transactionManager as SqlEntityManager
+    const rows: {
+      id: string
+      status: ChargebackStatus
+      order_id: string
+      external_id: string
+      has_valid_scan: boolean
+      has_in_flight: boolean
+    }[] = await manager.execute(
+      `SELECT c."id", c."status", c."order_id", c."external_id",
+              coalesce(bool_or(pr."status" = 'complete' AND e."ground_truth" = 'valid'), false) AS "has_valid_scan",
+              coalesce(bool_or(pr."status" IN ('to_submit', 'submitting', 'pending')), false) AS "has_in_flight"
+         FROM "servicescan_chargeback" c
+         LEFT JOIN "servicescan_proof_request" pr ON pr."chargeback_id" = c."id" AND pr."deleted_at" IS NULL
+         LEFT JOIN "servicescan_scan_evidence" e ON e."proof_request_id" = pr."id" AND e."deleted_at" IS NULL
+        WHERE c."id" IN (?) AND c."deleted_at" IS NULL
+        GROUP BY c."id"`,
+      [ids]
+    )
+    const changes: ChargebackStatusChange[] = []
+    for (const row of rows) {
+      const to = deriveChargebackStatus(row.status, { hasValidScan: row.has_valid_scan, hasInFlight: row.has_in_flight })
+      if (to !== row.status) {
+        changes.push({ id: row.id, order_id: row.order_id, external_id: row.external_id, from: row.status, to })
+      }
+    }
+    await this.writeChargebackStatuses(manager, changes)
+    return changes
+  }
+
+  /** Compensation of `refreshChargebackStatuses`. */
+  @InjectTransactionManager()
+  async restoreChargebackStatuses(
+    changes: ChargebackStatusChange[],
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<void> {
+    const manager = sharedContext.transactionManager as SqlEntityManager
+    await this.writeChargebackStatuses(
+      manager,
+      changes.map((change) => ({ ...change, from: change.to, to: change.from }))
+    )
+  }
+
+  /**
+   * Creates a proof request (`to_submit`, due now) with one evidence row per
+   * scan, in one transaction: evidence rows are what makes a scan id "this
+   * store's" for the image proxy.
+   */
+  @InjectTransactionManager()
+  async createProofRequestWithScans(
+    input: { chargeback_id: string; scan_ids: string[]; now?: Date },
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<{ id: string; scan_ids: string[] }> {
+    const scanIds = this.normalizeScanIds(input.scan_ids)
+    const proofRequest = await this.createProofRequests(
+      {
+        chargeback_id: input.chargeback_id,
+        scan_ids: scanIds,
+        status: "to_submit",
+        next_poll_at: input.now ?? new Date(),
+      },
+      sharedContext
+    )
+    await this.createScanEvidences(
+      scanIds.map((scan_id) => ({ scan_id, proof_request_id: proofRequest.id })),
+      sharedContext
+    )
+    return { id: proofRequest.id, scan_ids: scanIds }
+  }
+
+  /** Opens a valid scan's image at the service, as a stream (the admin image proxy). */
+  async openServiceImage(scanId: string): Promise<DisputesImage> {
+    try {
+      return await this.requireClient().getImage(scanId)
+    } catch (error) {
+      this.noteAuthFailure(error)
+      throw error
+    }
+  }
+
+  /** Reads a scan's image fully, for the File Module (which takes base64 content). */
+  async downloadServiceImage(scanId: string): Promise<Buffer> {
+    const image = await this.openServiceImage(scanId)
+    const reader = image.body.getReader()
+    const chunks: Buffer[] = []
+    let size = 0
+    try {
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) {
+          break
+        }
+        size += value.byteLength
+        if (size > MAX_ARCHIVED_IMAGE_BYTES) {
+          throw new MedusaError(MedusaError.Types.INVALID_DATA, `The image of scan ${scanId} is larger than 10 MB`)
+        }
+        chunks.push(Buffer.from(value))
+      }
+    } finally {
+      await reader.cancel().catch(() => undefined)
+    }
+    return Buffer.concat(chunks)
+  }
+
+  /** Queue figures for the health endpoint: counts by status and the last status check. */
+  @InjectManager()
+  async getQueueStats(@MedusaContext() sharedContext: Context = {}): Promise<{
+    counts: Record<ProofRequestStatus, number>
+    last_polled_at: Date | null
+  }> {
+    const manager = sharedContext.manager as SqlEntityManager
+    const rows: { status: ProofRequestStatus; count: string; last_polled_at: Date | null }[] = await manager.execute(
+      `SELECT "status", count(*) AS "count", max("last_polled_at") AS "last_polled_at"
+         FROM "servicescan_proof_request" WHERE "deleted_at" IS NULL GROUP BY "status"`
+    )
+    const counts: Record<ProofRequestStatus, number> = {
+      to_submit: 0,
+      submitting: 0,
+      pending: 0,
+      complete: 0,
+      failed: 0,
+    }
+    let last: Date | null = null
+    for (const row of rows) {
+      counts[row.status] = Number(row.count)
+      const at = row.last_polled_at ? new Date(row.last_polled_at) : null
+      if (at && (!last || at > last)) {
+        last = at
+      }
+    }
+    return { counts, last_polled_at: last }
+  }
+
+  /** The scan ids of a list that are well-formed for the service, lower-cased and without repeats. */
+  normalizeScanIds(ids: readonly unknown[]): string[] {
+    return [...new Set(ids.filter(isUuidV4).map((id) => id.toLowerCase()))]
+  }
+
+  private requireClient(): DisputesClient {
+    if (!this.client_) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "The servicescan module has no secretKey option")
+    }
+    return this.client_
+  }
+
+  private retryDelay(attempts: number): number {
+    return retryDelayMs(attempts, this.options_.retryBaseDelayMs, this.options_.pollIntervalMs)
+  }
+
+  /** Records an authentication failure as the module's configuration error; answers whether it was one. */
+  private noteAuthFailure(error: unknown): boolean {
+    if (!(error instanceof ServiceScanAuthError)) {
+      return false
+    }
+    if (!this.state_.configurationError) {
+      this.logger_.error(
+        `servicescan: the service refused the secret key (${error.status} ${error.serviceMessage ?? ""}); polling stops until the configuration is fixed and an admin check succeeds`
+      )
+    }
+    this.state_.configurationError = {
+      status: error.status,
+      message: `ServiceScan refused the secret key: ${error.status} ${error.serviceMessage ?? ""}`.trim(),
+      at: new Date(),
+    }
+    return true
+  }
+
+  @InjectTransactionManager()
+  protected async markSubmitting(
+    ids: string[],
+    fromStatuses: ProofRequestStatus[],
+    now: Date,
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<{ id: string; chargeback_id: string; scan_ids: string[]; attempts: number }[]> {
+    if (!ids.length) {
+      return []
+    }
+    const manager = sharedContext.transactionManager as SqlEntityManager
+    return manager.execute(
+      `UPDATE "servicescan_proof_request"
+          SET "status" = 'submitting', "attempts" = "attempts" + 1, "updated_at" = ?, "last_error" = NULL
+        WHERE "id" IN (?) AND "status" IN (?) AND "deleted_at" IS NULL
+        RETURNING "id", "chargeback_id", "scan_ids", "attempts"`,
+      [now, ids, fromStatuses]
+    )
+  }
+
+  @InjectTransactionManager()
+  protected async writeProofResults(
+    proofUpdates: ProofRequestUpdate[],
+    evidenceUpdates: EvidenceUpdate[],
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<void> {
+    if (proofUpdates.length) {
+      await this.updateProofRequests(proofUpdates, sharedContext)
+    }
+    if (evidenceUpdates.length) {
+      await this.updateScanEvidences(evidenceUpdates, sharedContext)
+    }
+  }
+
+  /**
+   * Writes whole proof request rows in one statement. With `expectedStatus`,
+   * rows whose status changed since they were read are left alone.
+   */
+  private async writeProofRows(
+    manager: SqlEntityManager,
+    rows: ProofRequestSnapshot[],
+    expectedStatus?: ProofRequestStatus
+  ): Promise<void> {
+    if (!rows.length) {
+      return
+    }
+    await manager.execute(
+      `UPDATE "servicescan_proof_request" AS p
+          SET "status" = v."status", "attempts" = v."attempts", "next_poll_at" = v."next_poll_at",
+              "last_polled_at" = v."last_polled_at", "last_error" = v."last_error",
+              "completed_at" = v."completed_at", "updated_at" = now()
+         FROM jsonb_to_recordset(?::jsonb) AS v("id" text, "status" text, "attempts" int, "next_poll_at" timestamptz,
+              "last_polled_at" timestamptz, "last_error" text, "completed_at" timestamptz)
+        WHERE p."id" = v."id" AND (?::text IS NULL OR p."status" = ?::text)`,
+      [JSON.stringify(rows), expectedStatus ?? null, expectedStatus ?? null]
+    )
+  }
+
+  private async writeEvidenceRows(manager: SqlEntityManager, rows: EvidenceSnapshot[]): Promise<void> {
+    if (!rows.length) {
+      return
+    }
+    await manager.execute(
+      `UPDATE "servicescan_scan_evidence" AS e
+          SET "ground_truth" = v."ground_truth", "reported_ground_truth" = v."reported_ground_truth",
+              "image_url" = v."image_url", "updated_at" = now()
+         FROM jsonb_to_recordset(?::jsonb) AS v("id" text, "ground_truth" text, "reported_ground_truth" text, "image_url" text)
+        WHERE e."id" = v."id"`,
+      [JSON.stringify(rows)]
+    )
+  }
+
+  /** Moves chargebacks from `from` to `to`, skipping any whose status changed meanwhile (an admin's outcome). */
+  private async writeChargebackStatuses(manager: SqlEntityManager, changes: ChargebackStatusChange[]): Promise<void> {
+    if (!changes.length) {
+      return
+    }
+    await manager.execute(
+      `UPDATE "servicescan_chargeback" AS c SET "status" = v."to", "updated_at" = now()
+         FROM jsonb_to_recordset(?::jsonb) AS v("id" text, "from" text, "to" text)
+        WHERE c."id" = v."id" AND c."status" = v."from"`,
+      [JSON.stringify(changes.map(({ id, from, to }) => ({ id, from, to })))]
+    )
+  }
+}
+
+function pickProofSnapshot(row: ProofRequestSnapshot): ProofRequestSnapshot {
+  return {
+    id: row.id,
+    status: row.status,
+    attempts: row.attempts,
+    next_poll_at: row.next_poll_at,
+    last_polled_at: row.last_polled_at,
+    last_error: row.last_error,
+    completed_at: row.completed_at,
+  }
+}
+
+function pickEvidenceSnapshot(row: EvidenceSnapshot): EvidenceSnapshot {
+  return {
+    id: row.id,
+    ground_truth: row.ground_truth,
+    reported_ground_truth: row.reported_ground_truth,
+    image_url: row.image_url,
+  }
+}
+
+/** One line for `last_error` and logs: the service's message, never a header or key. */
+export function describeError(error: unknown): string {
+  if (error instanceof ServiceScanDisputesError) {
+    return `${error.status} ${error.serviceMessage ?? error.reason}`
+  }
+  if (error instanceof Error) {
+    return error.message
+  }
+  return String(error)
+}

@@ -1,0 +1,61 @@
+import { pollDelayMs, retryDelayMs } from "../backoff"
+import { mapWithConcurrency } from "../concurrency"
+
+describe("retryDelayMs", () => {
+  it("doubles per attempt from the base, with equal jitter, up to the cap", () => {
+    const low = () => 0
+    const high = () => 1
+    expect([1, 2, 3, 4].map((n) => retryDelayMs(n, 1_000, 1_000_000, low))).toEqual([500, 1_000, 2_000, 4_000])
+    expect([1, 2, 3, 4].map((n) => retryDelayMs(n, 1_000, 1_000_000, high))).toEqual([1_000, 2_000, 4_000, 8_000])
+    expect(retryDelayMs(30, 1_000, 10_000, high)).toBe(10_000)
+    expect(retryDelayMs(1_000, 1_000, 10_000, low)).toBe(5_000)
+  })
+
+  it("never comes back immediately", () => {
+    for (let i = 0; i < 100; i++) {
+      expect(retryDelayMs(1, 60_000, 3_600_000)).toBeGreaterThanOrEqual(30_000)
+    }
+  })
+})
+
+describe("pollDelayMs", () => {
+  it("spreads the interval by ±10%", () => {
+    expect(pollDelayMs(10_000, () => 0)).toBe(9_000)
+    expect(pollDelayMs(10_000, () => 1)).toBe(11_000)
+  })
+})
+
+describe("mapWithConcurrency", () => {
+  it("keeps order and never runs more than the limit at once", async () => {
+    let running = 0
+    let peak = 0
+    const result = await mapWithConcurrency([5, 1, 4, 2, 3], 2, async (n) => {
+      running++
+      peak = Math.max(peak, running)
+      await new Promise((resolve) => setTimeout(resolve, n))
+      running--
+      return n * 10
+    })
+    expect(result).toEqual([50, 10, 40, 20, 30])
+    expect(peak).toBe(2)
+  })
+
+  it("starts nothing new once told to stop, and finishes what is in flight", async () => {
+    const started: number[] = []
+    let stop = false
+    const result = await mapWithConcurrency(
+      [1, 2, 3, 4, 5, 6],
+      2,
+      async (n) => {
+        started.push(n)
+        if (n === 2) {
+          stop = true
+        }
+        return n
+      },
+      () => stop
+    )
+    expect(started).toEqual([1, 2])
+    expect(result).toEqual([1, 2, undefined, undefined, undefined, undefined])
+  })
+})

@@ -1,0 +1,38 @@
+import { resolveModuleOptions } from "../../options"
+
+describe("module options", () => {
+  it("fills in the defaults", () => {
+    expect(resolveModuleOptions({ baseUrl: "https://disputes.example", secretKey: "sk" })).toEqual({
+      baseUrl: "https://disputes.example",
+      secretKey: "sk",
+      pollIntervalMs: 3 * 60 * 60 * 1000,
+      archiveImages: true,
+      timeoutMs: 10_000,
+      maxRetries: 2,
+      concurrency: 8,
+      pageSize: 250,
+      retryBaseDelayMs: 5 * 60 * 1000,
+      webhookToleranceSeconds: 300,
+    })
+  })
+
+  it.each([
+    [{}, /baseUrl/],
+    [{ baseUrl: "ftp://x" }, /baseUrl: must be an http\(s\) URL/],
+    [{ baseUrl: "https://x", secretKey: " " }, /secretKey: must not be empty/],
+    [{ baseUrl: "https://x", webhookSecret: "short" }, /webhookSecret: must be at least 16 characters/],
+    [{ baseUrl: "https://x", pollIntervalMs: 10 }, /pollIntervalMs/],
+    [{ baseUrl: "https://x", concurrency: 0 }, /concurrency/],
+    [{ baseUrl: "https://x", archiveImages: "yes" }, /archiveImages/],
+  ])("names the field of a bad option %p", (options, message) => {
+    expect(() => resolveModuleOptions(options)).toThrow(message)
+  })
+
+  it("never echoes a secret in its error", () => {
+    try {
+      resolveModuleOptions({ baseUrl: "nope", secretKey: "sk_live_topsecret" })
+    } catch (error) {
+      expect((error as Error).message).not.toContain("sk_live_topsecret")
+    }
+  })
+})

@@ -1,0 +1,6 @@
+export * from "./record-chargeback"
+export * from "./attach-scan-ids"
+export * from "./check-chargeback"
+export * from "./set-chargeback-outcome"
+export * from "./sync-proof-requests"
+export * from "./archive-scan-images"

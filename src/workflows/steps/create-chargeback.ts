@@ -1,0 +1,49 @@
+import { BigNumberInput } from "@medusajs/framework/types"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { SERVICESCAN_MODULE } from "../../modules/servicescan"
+import type ServiceScanModuleService from "../../modules/servicescan/service"
+import { ChargebackSource } from "../../modules/servicescan/types"
+
+export type CreateChargebackStepInput = {
+  external_id: string
+  order_id: string
+  amount: BigNumberInput
+  currency_code: string
+  reason?: string | null
+  reason_code?: string | null
+  due_by?: Date | string | null
+  source: ChargebackSource
+  extra_scan_ids?: string[]
+  metadata?: Record<string, unknown> | null
+}
+
+export const createChargebackStep = createStep(
+  "servicescan-create-chargeback",
+  async (input: CreateChargebackStepInput, { container }) => {
+    const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
+    const chargeback = await service.createChargebacks({
+      ...input,
+      // The DML infers `number` for bigNumber columns; they store any BigNumberInput exactly.
+      amount: input.amount as number,
+      currency_code: input.currency_code.toLowerCase(),
+      due_by: input.due_by ? new Date(input.due_by) : null,
+      status: "open",
+    })
+    return new StepResponse(chargeback, chargeback.id)
+  },
+  async (chargebackId, { container }) => {
+    if (!chargebackId) {
+      return
+    }
+    const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
+    // A proof request that reached ServiceScan must stay on record (see
+    // createProofRequestStep): then the chargeback stays too, as its owner.
+    const submitted = await service.listProofRequests(
+      { chargeback_id: chargebackId, remote_id: { $ne: null } },
+      { select: ["id"], take: 1 }
+    )
+    if (!submitted.length) {
+      await service.deleteChargebacks(chargebackId)
+    }
+  }
+)

@@ -1,0 +1,31 @@
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
+
+/** Payments made through a ServiceScan provider, whatever id the store registered it under. */
+const SERVICESCAN_PROVIDER_PREFIX = "pp_servicescan_"
+
+export type OrderWithPayments = {
+  payment_collections?: Array<{
+    payments?: Array<{ provider_id?: string | null; data?: Record<string, unknown> | null } | null> | null
+  } | null> | null
+} | null | undefined
+
+/**
+ * The scan ids of an order: the payment provider stores the hosted form's id
+ * as `scan_id` in each ServiceScan payment's data (this project's rule: a
+ * payment's scan id is its form id). Only UUIDv4s, lower-cased, once each.
+ */
+export function collectOrderScanIds(order: OrderWithPayments): string[] {
+  const ids = new Set<string>()
+  for (const collection of order?.payment_collections ?? []) {
+    for (const payment of collection?.payments ?? []) {
+      if (!payment?.provider_id?.startsWith(SERVICESCAN_PROVIDER_PREFIX)) {
+        continue
+      }
+      const scanId = payment.data?.scan_id
+      if (typeof scanId === "string" && UUID_V4.test(scanId)) {
+        ids.add(scanId.toLowerCase())
+      }
+    }
+  }
+  return [...ids]
+}
