@@ -121,15 +121,24 @@ function extractServiceMessage(body: unknown): string | undefined {
   return undefined
 }
 
+type ErrorLike = { message: string; code?: unknown; cause?: unknown }
+
+/**
+ * Duck-typed rather than `instanceof Error`: errors raised inside Node's fetch
+ * come from another realm under jest's VM contexts and fail that check.
+ */
+function isErrorLike(value: unknown): value is ErrorLike {
+  return typeof value === "object" && value !== null && typeof (value as ErrorLike).message === "string"
+}
+
 function describeCause(cause: unknown): string | undefined {
-  if (!(cause instanceof Error)) {
+  if (!isErrorLike(cause)) {
     return undefined
   }
   // undici wraps the socket error: "fetch failed" with the interesting part in cause.
-  const inner = (cause as Error & { cause?: unknown }).cause
-  if (inner instanceof Error) {
-    const code = (inner as Error & { code?: string }).code
-    return code ? `${code} ${inner.message}` : inner.message
+  const inner = cause.cause
+  if (isErrorLike(inner)) {
+    return typeof inner.code === "string" ? `${inner.code} ${inner.message}` : inner.message
   }
   return cause.message
 }
