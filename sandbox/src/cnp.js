@@ -559,24 +559,9 @@ class Processor {
    * @returns {Outcome}
    */
   capture(merchantId, request) {
-    const auth = this.findApproved(merchantId, request.cnpTxnId, ["authorization"]);
-    if (!auth?.ledger) return { code: CODES.noTransaction, amount: request.amount };
-    const l = auth.ledger;
-    if (l.fullyReversed) return { code: CODES.authNoLongerAvailable, amount: request.amount };
-    const remaining = l.authorized - l.captured - l.reversed;
-    if (remaining <= 0) return { code: CODES.depleted, amount: request.amount };
-    const amount = request.amount ?? remaining;
-    if (amount <= 0 || amount > remaining) return { code: CODES.invalidAmount, amount };
-    return {
-      code: CODES.approved,
-      amount,
-      token: auth.token,
-      ledger: ledger({ captured: amount, parent: auth }),
-      commit: () => {
-        l.captured += amount;
-      },
-    };
+    return this.drawDown(merchantId, request, CODES.invalidAmount, "captured");
   }
+
 
   /**
    * @param {string} merchantId
@@ -638,6 +623,19 @@ class Processor {
    * @returns {Outcome}
    */
   authReversal(merchantId, request) {
+    return this.drawDown(merchantId, request, CODES.reversalAmountMismatch, "reversed");
+  }
+
+  /**
+   * Capture and reversal both take money out of what an authorization still holds; they
+   * differ only in the code for an amount over the remainder and the ledger column.
+   * @param {string} merchantId
+   * @param {ReturnType<Processor["readRequest"]>} request
+   * @param {Outcome["code"]} overAmountCode
+   * @param {"captured" | "reversed"} column
+   * @returns {Outcome}
+   */
+  drawDown(merchantId, request, overAmountCode, column) {
     const auth = this.findApproved(merchantId, request.cnpTxnId, ["authorization"]);
     if (!auth?.ledger) return { code: CODES.noTransaction, amount: request.amount };
     const l = auth.ledger;
@@ -645,18 +643,19 @@ class Processor {
     const remaining = l.authorized - l.captured - l.reversed;
     if (remaining <= 0) return { code: CODES.depleted, amount: request.amount };
     const amount = request.amount ?? remaining;
-    if (amount <= 0 || amount > remaining) return { code: CODES.reversalAmountMismatch, amount };
+    if (amount <= 0 || amount > remaining) return { code: overAmountCode, amount };
     return {
       code: CODES.approved,
       amount,
       token: auth.token,
-      ledger: ledger({ reversed: amount, parent: auth }),
+      ledger: ledger({ [column]: amount, parent: auth }),
       commit: () => {
-        l.reversed += amount;
-        if (l.authorized - l.captured - l.reversed <= 0) l.fullyReversed = true;
+        l[column] += amount;
+        if (column === "reversed" && l.authorized - l.captured - l.reversed <= 0) l.fullyReversed = true;
       },
     };
   }
+
 
   /**
    * A transaction of this merchant, of one of the given types, that was approved. Anything else
