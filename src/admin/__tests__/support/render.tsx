@@ -1,0 +1,82 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query"
+import { Toaster, TooltipProvider } from "@medusajs/ui"
+import { render, type RenderResult } from "@testing-library/react"
+import type { ReactElement } from "react"
+import { MemoryRouter, Route, Routes, useLocation } from "react-router-dom"
+
+/**
+ * What jsdom lacks and Radix (under @medusajs/ui) touches: layout observers,
+ * media queries, pointer capture and scrolling. Inert stand-ins: the specs
+ * assert behaviour, not layout.
+ */
+export function installDomShims(): void {
+  class ResizeObserverStub {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  }
+  Object.assign(globalThis, { ResizeObserver: ResizeObserverStub })
+  if (!window.matchMedia) {
+    window.matchMedia = (query: string) =>
+      ({
+        matches: false,
+        media: query,
+        onchange: null,
+        addListener: () => {},
+        removeListener: () => {},
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        dispatchEvent: () => false,
+      }) as MediaQueryList
+  }
+  const proto = Element.prototype as unknown as Record<string, unknown>
+  proto.hasPointerCapture ??= () => false
+  proto.setPointerCapture ??= () => {}
+  proto.releasePointerCapture ??= () => {}
+  proto.scrollIntoView ??= () => {}
+}
+
+/** Where the router is, for specs that assert navigation and URL state. */
+export const LocationProbe = () => {
+  const location = useLocation()
+  return <output data-testid="location">{`${location.pathname}${location.search}`}</output>
+}
+
+export type AdminRenderOptions = {
+  /** Initial URL of the in-memory router. */
+  url?: string
+  /** A route pattern for the element (so `useParams` works), e.g. `/disputes/:id`. */
+  path?: string
+}
+
+/**
+ * Renders like the dashboard does around an extension: a React Query client
+ * (no retries, so an error shows at once), a router, the tooltip provider and
+ * the toaster.
+ */
+export function renderAdmin(ui: ReactElement, options: AdminRenderOptions = {}): RenderResult & { client: QueryClient } {
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false, gcTime: Infinity }, mutations: { retry: false } },
+  })
+  const url = options.url ?? "/"
+  const element = options.path ? (
+    <Routes>
+      <Route path={options.path} element={ui} />
+      <Route path="*" element={null} />
+    </Routes>
+  ) : (
+    ui
+  )
+  const result = render(
+    <QueryClientProvider client={client}>
+      <TooltipProvider>
+        <MemoryRouter initialEntries={[url]}>
+          {element}
+          <LocationProbe />
+        </MemoryRouter>
+        <Toaster />
+      </TooltipProvider>
+    </QueryClientProvider>
+  )
+  return Object.assign(result, { client })
+}

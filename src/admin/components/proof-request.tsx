@@ -1,0 +1,94 @@
+import { Text } from "@medusajs/ui"
+import { formatDateTime, formatRelative, proofRequestStatusLabel } from "../lib/format"
+import type { ProofRequest, ScanEvidence } from "../lib/types"
+import { ScanRow } from "./scan-evidence"
+import { ProofRequestStatusBadge } from "./status-badges"
+
+/** One line that says where the request stands and when something happens next. */
+export function proofRequestStateText(pr: ProofRequest, now: Date = new Date()): string {
+  switch (pr.status) {
+    case "pending":
+      return pr.next_poll_at
+        ? `Waiting for ServiceScan. Next check ${formatRelative(pr.next_poll_at, now)} (${formatDateTime(pr.next_poll_at)}).`
+        : "Waiting for ServiceScan."
+    case "to_submit":
+      return pr.next_poll_at
+        ? `Not sent yet. Next attempt ${formatRelative(pr.next_poll_at, now)} (${formatDateTime(pr.next_poll_at)}).`
+        : "Not sent yet."
+    case "submitting":
+      return "Sent, but ServiceScan's answer was lost. Use Resubmit if it does not show up as pending."
+    case "complete":
+      return pr.completed_at ? `Completed ${formatDateTime(pr.completed_at)}.` : "Completed."
+    case "failed":
+      return "ServiceScan refused this request."
+    default:
+      return proofRequestStatusLabel(pr.status).description
+  }
+}
+
+/**
+ * The scans of a proof request. Before completion the rows come from
+ * `scan_ids` when the backend has not created evidence rows yet, so the admin
+ * always sees which scans were sent.
+ */
+function scansOf(pr: ProofRequest): ScanEvidence[] {
+  if (pr.scans?.length) {
+    return pr.scans
+  }
+  return (pr.scan_ids ?? []).map((scan_id) => ({ scan_id, ground_truth: null }))
+}
+
+/** Worth-disputing scans first: they are what the merchant sends to the processor. */
+function byVerdict(a: ScanEvidence, b: ScanEvidence): number {
+  const rank = (scan: ScanEvidence) =>
+    scan.ground_truth === "valid" ? 0 : scan.ground_truth === "invalid" || scan.ground_truth === "fraud" ? 2 : 1
+  return rank(a) - rank(b)
+}
+
+export const ProofRequestBlock = ({ proofRequest, now }: { proofRequest: ProofRequest; now?: Date }) => {
+  const scans = [...scansOf(proofRequest)].sort(byVerdict)
+  const complete = proofRequest.status === "complete"
+  const hasError = Boolean(proofRequest.last_error) && proofRequest.status !== "complete"
+  return (
+    <section className="flex flex-col gap-y-2 px-6 py-4" aria-label={`Proof request ${proofRequest.id}`}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div className="flex min-w-0 items-center gap-x-2">
+          <Text size="small" leading="compact" weight="plus">
+            Proof request
+          </Text>
+          {proofRequest.remote_id && (
+            <Text
+              size="xsmall"
+              leading="compact"
+              className="text-ui-fg-muted truncate font-mono"
+              title="ServiceScan's id for this proof request"
+            >
+              {proofRequest.remote_id}
+            </Text>
+          )}
+        </div>
+        <ProofRequestStatusBadge status={proofRequest.status} />
+      </div>
+      <Text size="small" className="text-ui-fg-subtle">
+        {proofRequestStateText(proofRequest, now)}
+      </Text>
+      {hasError && (
+        <Text size="small" className="text-ui-fg-error" role="status">
+          Last error{proofRequest.attempts > 0 ? ` (after ${proofRequest.attempts} failed ${proofRequest.attempts === 1 ? "attempt" : "attempts"})` : ""}:{" "}
+          {proofRequest.last_error}
+        </Text>
+      )}
+      {scans.length > 0 ? (
+        <ul className="divide-y" aria-label="Scans">
+          {scans.map((scan) => (
+            <ScanRow key={scan.id ?? scan.scan_id} scan={scan} proofComplete={complete} />
+          ))}
+        </ul>
+      ) : (
+        <Text size="small" className="text-ui-fg-muted">
+          No scans in this request.
+        </Text>
+      )}
+    </section>
+  )
+}

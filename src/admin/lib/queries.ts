@@ -1,0 +1,272 @@
+import {
+  keepPreviousData,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type UseMutationOptions,
+  type UseQueryOptions,
+} from "@tanstack/react-query"
+import { backendPath, sdk } from "./sdk"
+import { normalizeHealth } from "./health"
+import type {
+  Chargeback,
+  ChargebackListQuery,
+  ChargebackOutcome,
+  ListResponse,
+  RecordChargebackInput,
+  ServiceHealth,
+} from "./types"
+
+const API = "/admin/servicescan"
+
+/**
+ * Query keys, hierarchical so one invalidation reaches every view of the data:
+ * `servicescanKeys.chargebacks()` covers lists (any filters) and details.
+ */
+export const servicescanKeys = {
+  all: ["servicescan"] as const,
+  chargebacks: () => [...servicescanKeys.all, "chargebacks"] as const,
+  chargebackLists: () => [...servicescanKeys.chargebacks(), "list"] as const,
+  chargebackList: (query: ChargebackListQuery) => [...servicescanKeys.chargebackLists(), query] as const,
+  chargeback: (id: string) => [...servicescanKeys.chargebacks(), "detail", id] as const,
+  health: () => [...servicescanKeys.all, "health"] as const,
+}
+
+/**
+ * The evidence fields of a chargeback. The list endpoint answers without them
+ * by default (a page of 20 stays small); views that show evidence ask for them.
+ * `+` adds to the server's defaults instead of replacing them.
+ */
+export const EVIDENCE_FIELDS = [
+  "proof_requests.id",
+  "proof_requests.remote_id",
+  "proof_requests.status",
+  "proof_requests.scan_ids",
+  "proof_requests.attempts",
+  "proof_requests.next_poll_at",
+  "proof_requests.last_polled_at",
+  "proof_requests.submitted_at",
+  "proof_requests.last_error",
+  "proof_requests.completed_at",
+  "proof_requests.created_at",
+  "proof_requests.scans.id",
+  "proof_requests.scans.scan_id",
+  "proof_requests.scans.ground_truth",
+  "proof_requests.scans.reported_ground_truth",
+  "proof_requests.scans.archived_at",
+  "proof_requests.scans.archive_error",
+]
+const EVIDENCE_FIELDS_PARAM = EVIDENCE_FIELDS.map((field) => `+${field}`).join(",")
+
+/** The list's evidence summary needs only verdicts, not the whole evidence. */
+const SUMMARY_FIELDS_PARAM = ["proof_requests.id", "proof_requests.status", "proof_requests.scans.ground_truth"]
+  .map((field) => `+${field}`)
+  .join(",")
+
+/**
+ * The query string sent for a list request. Exported so the filter UI and its
+ * spec agree on it: empty filters are left out rather than sent blank (the
+ * server would reject `q=`), and a calendar date becomes the end of that day.
+ */
+export function chargebackListParams(
+  query: ChargebackListQuery,
+  fields?: string
+): Record<string, string | number> {
+  const params: Record<string, string | number> = {}
+  if (query.status) {
+    params.status = query.status
+  }
+  if (query.order_id) {
+    params.order_id = query.order_id
+  }
+  if (query.due_before) {
+    params.due_before = dueBeforeParam(query.due_before)
+  }
+  const q = query.q?.trim()
+  if (q) {
+    params.q = q
+  }
+  if (query.order) {
+    params.order = query.order
+  }
+  params.offset = query.offset ?? 0
+  params.limit = query.limit ?? 20
+  if (fields) {
+    params.fields = fields
+  }
+  return params
+}
+
+/**
+ * "Due on or before 12 March" in the merchant's time zone: the backend takes an
+ * ISO date-time and keeps `due_by < due_before`, so we send the instant just
+ * after the end of that local day.
+ */
+export function dueBeforeParam(date: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) {
+    return date
+  }
+  const [year, month, day] = date.split("-").map(Number)
+  return new Date(year, month - 1, day + 1, 0, 0, 0, 0).toISOString()
+}
+
+/**
+ * The image proxy's URL for a scan. It is the only way the admin shows or
+ * downloads an image: the service's own URL needs the secret key and answers
+ * as an attachment, so it can be neither linked nor inlined.
+ */
+export function scanImageUrl(scanId: string, options: { download?: boolean } = {}): string {
+  const path = `${API}/scans/${encodeURIComponent(scanId)}/image`
+  return backendPath(options.download ? `${path}?download=1` : path)
+}
+
+type ChargebackResponse = { chargeback: Chargeback }
+
+export type CheckSummary = {
+  submitted?: number
+  submission_errors?: number
+  checked?: number
+  still_pending?: number
+  completed?: number
+  errors?: number
+  skipped?: number
+  chargebacks_changed?: number
+}
+
+type QueryOptions<T> = Omit<UseQueryOptions<T, Error, T, readonly unknown[]>, "queryKey" | "queryFn">
+
+/** A page of chargebacks. `withEvidence` adds proof requests and scans to each row. */
+export function useChargebacks(
+  query: ChargebackListQuery,
+  options: QueryOptions<ListResponse<Chargeback>> & { withEvidence?: boolean; withSummary?: boolean } = {}
+) {
+  const { withEvidence, withSummary, ...queryOptions } = options
+  const fields = withEvidence ? EVIDENCE_FIELDS_PARAM : withSummary ? SUMMARY_FIELDS_PARAM : undefined
+  return useQuery({
+    queryKey: [...servicescanKeys.chargebackList(query), fields ?? "default"],
+    queryFn: () =>
+      sdk.client.fetch<ListResponse<Chargeback>>(`${API}/chargebacks`, {
+        query: chargebackListParams(query, fields),
+      }),
+    // Paging and filtering keep the last page on screen instead of flashing a skeleton.
+    placeholderData: keepPreviousData,
+    ...queryOptions,
+  })
+}
+
+/** One chargeback with its evidence (the detail endpoint includes it by default). */
+export function useChargeback(id: string, options: QueryOptions<Chargeback> = {}) {
+  return useQuery({
+    queryKey: servicescanKeys.chargeback(id),
+    queryFn: async () => (await sdk.client.fetch<ChargebackResponse>(`${API}/chargebacks/${id}`)).chargeback,
+    ...options,
+  })
+}
+
+/** An order's chargebacks with their evidence, for the order page. */
+export function useOrderChargebacks(orderId: string) {
+  // An order rarely has more than one or two; 50 keeps this one request.
+  return useChargebacks({ order_id: orderId, limit: 50 }, { withEvidence: true, placeholderData: undefined })
+}
+
+export function useServiceHealth(options: QueryOptions<ServiceHealth> = {}) {
+  return useQuery({
+    queryKey: servicescanKeys.health(),
+    queryFn: async () => normalizeHealth(await sdk.client.fetch<unknown>(`${API}/health`)),
+    // The endpoint probes the service; once a minute is plenty while the page is open.
+    staleTime: 60_000,
+    ...options,
+  })
+}
+
+type MutationOptions<TData, TVariables> = Omit<UseMutationOptions<TData, Error, TVariables>, "mutationFn">
+
+/**
+ * After any change to a chargeback, every list and detail showing it is stale,
+ * and so is the health page's pending count.
+ */
+function useInvalidateChargebacks() {
+  const queryClient = useQueryClient()
+  // Refetch rather than write the mutation's answer into the cache: a detail
+  // view needs the evidence fields, which a mutation's answer may not carry.
+  return async () => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: servicescanKeys.chargebacks() }),
+      queryClient.invalidateQueries({ queryKey: servicescanKeys.health() }),
+    ])
+  }
+}
+
+export type RecordChargebackResult = { chargeback: Chargeback; created: boolean }
+
+export function useRecordChargeback(options: MutationOptions<RecordChargebackResult, RecordChargebackInput> = {}) {
+  const invalidate = useInvalidateChargebacks()
+  return useMutation({
+    mutationFn: (input: RecordChargebackInput) =>
+      sdk.client.fetch<RecordChargebackResult>(`${API}/chargebacks`, { method: "POST", body: input }),
+    ...options,
+    onSuccess: async (data, variables, context) => {
+      await invalidate()
+      await options.onSuccess?.(data, variables, context)
+    },
+  })
+}
+
+export type AttachScanIdsResult = { chargeback: Chargeback; proof_request_id?: string | null }
+
+export function useAttachScanIds(chargebackId: string, options: MutationOptions<AttachScanIdsResult, string[]> = {}) {
+  const invalidate = useInvalidateChargebacks()
+  return useMutation({
+    mutationFn: (scanIds: string[]) =>
+      sdk.client.fetch<AttachScanIdsResult>(`${API}/chargebacks/${chargebackId}/scans`, {
+        method: "POST",
+        body: { scan_ids: scanIds },
+      }),
+    ...options,
+    onSuccess: async (data, variables, context) => {
+      await invalidate()
+      await options.onSuccess?.(data, variables, context)
+    },
+  })
+}
+
+export type CheckChargebackResult = { chargeback: Chargeback; check?: CheckSummary }
+
+/** "Check now": sends what waits, polls what is pending; `resubmit` re-sends unconfirmed submissions. */
+export function useCheckChargeback(
+  chargebackId: string,
+  options: MutationOptions<CheckChargebackResult, { resubmit?: boolean } | void> = {}
+) {
+  const invalidate = useInvalidateChargebacks()
+  return useMutation({
+    mutationFn: (variables: { resubmit?: boolean } | void) =>
+      sdk.client.fetch<CheckChargebackResult>(`${API}/chargebacks/${chargebackId}/check`, {
+        method: "POST",
+        body: variables?.resubmit ? { resubmit: true } : {},
+      }),
+    ...options,
+    onSuccess: async (data, variables, context) => {
+      await invalidate()
+      await options.onSuccess?.(data, variables, context)
+    },
+  })
+}
+
+export function useSetChargebackOutcome(
+  chargebackId: string,
+  options: MutationOptions<ChargebackResponse, ChargebackOutcome> = {}
+) {
+  const invalidate = useInvalidateChargebacks()
+  return useMutation({
+    mutationFn: (outcome: ChargebackOutcome) =>
+      sdk.client.fetch<ChargebackResponse>(`${API}/chargebacks/${chargebackId}/outcome`, {
+        method: "POST",
+        body: { outcome },
+      }),
+    ...options,
+    onSuccess: async (data, variables, context) => {
+      await invalidate()
+      await options.onSuccess?.(data, variables, context)
+    },
+  })
+}

@@ -1,0 +1,17 @@
+import { defineRouteConfig } from "@medusajs/admin-sdk"
+import { ShieldCheck } from "@medusajs/icons"
+import { HealthPanel } from "../../../components/health-panel"
+
+/** Settings → ServiceScan: configuration and service health of the disputes integration. */
+const ServiceScanSettingsPage = () => <HealthPanel />
+
+export const config = defineRouteConfig({
+  label: "ServiceScan",
+  icon: ShieldCheck,
+})
+
+export const handle = {
+  breadcrumb: () => "ServiceScan",
+}
+
+export default ServiceScanSettingsPage
