@@ -1,0 +1,99 @@
+import { defineConfig, loadEnv } from "@medusajs/framework/utils"
+
+/**
+ * The demo store's configuration: medusa-plugin-servicescan wired exactly as a
+ * store owner wires the published package.
+ *
+ * - `plugins` brings the disputes module, the admin extension, the API routes
+ *   (admin API, chargeback webhook), the poll job and the subscribers. The
+ *   plugin's options are the disputes module's options.
+ * - The payment provider is registered in the payment module's `providers`:
+ *   Medusa never picks providers up from `plugins`.
+ *
+ * `npm run demo` (scripts/demo.mjs) sets every variable below; the defaults
+ * are the sandbox's fixed demo keys and the default ports.
+ */
+loadEnv(process.env.NODE_ENV || "development", process.cwd())
+
+const env = (name: string, fallback: string) => process.env[name] || fallback
+
+const medusaUrl = env("DEMO_MEDUSA_URL", "http://localhost:9000")
+const storefrontUrl = env("DEMO_STOREFRONT_URL", "http://localhost:8000")
+/** One sandbox plays the checkout host, the client script host, the disputes API and the processor. */
+const sandboxUrl = env("SERVICESCAN_SANDBOX_URL", "http://127.0.0.1:4010")
+
+/** `http://localhost:8000` also answers as `http://127.0.0.1:8000`, and a browser may use either. */
+const bothHosts = (url: string) => {
+  const u = new URL(url)
+  const other = u.hostname === "localhost" ? "127.0.0.1" : u.hostname === "127.0.0.1" ? "localhost" : null
+  return [u.origin, ...(other ? [`${u.protocol}//${other}:${u.port}`] : [])].join(",")
+}
+
+module.exports = defineConfig({
+  projectConfig: {
+    databaseUrl: process.env.DATABASE_URL,
+    http: {
+      storeCors: env("STORE_CORS", bothHosts(storefrontUrl)),
+      adminCors: env("ADMIN_CORS", bothHosts(medusaUrl)),
+      authCors: env("AUTH_CORS", `${bothHosts(medusaUrl)},${bothHosts(storefrontUrl)}`),
+      jwtSecret: env("JWT_SECRET", "servicescan-demo-jwt-secret"),
+      cookieSecret: env("COOKIE_SECRET", "servicescan-demo-cookie-secret"),
+    },
+    // `medusa start` runs in production mode, where the admin's session cookie
+    // is `Secure` and so never set over plain http://localhost. The demo has no TLS.
+    cookieOptions: { secure: false, sameSite: "lax" },
+  },
+  admin: {
+    path: "/app",
+    storefrontUrl,
+  },
+  plugins: [
+    {
+      resolve: "medusa-plugin-servicescan",
+      options: {
+        baseUrl: sandboxUrl,
+        secretKey: env("SERVICESCAN_SECRET_KEY", "sk_test_servicescan_demo"),
+        webhookSecret: env("SERVICESCAN_WEBHOOK_SECRET", "whsec_servicescan_demo_0123456789"),
+        // A real store keeps the default (3 h: the service takes hours). The
+        // sandbox answers within seconds (--proof-delay), so the demo checks
+        // every few seconds; src/jobs/demo-poll-proof-requests.ts runs the
+        // plugin's poll as often.
+        pollIntervalMs: Number(env("DEMO_POLL_INTERVAL_MS", "5000")),
+        retryBaseDelayMs: 5000,
+        timeoutMs: 5000,
+      },
+    },
+  ],
+  modules: [
+    {
+      resolve: "@medusajs/medusa/payment",
+      options: {
+        providers: [
+          {
+            resolve: "medusa-plugin-servicescan/providers/servicescan",
+            id: "servicescan", // provider id: pp_servicescan_servicescan
+            options: {
+              checkoutUrl: sandboxUrl,
+              clientScriptUrl: `${sandboxUrl}/client.js`,
+              shareableKey: env("SERVICESCAN_SHAREABLE_KEY", "pk_test_servicescan_demo"),
+              paymentTokenApiKey: env("SERVICESCAN_PAYMENT_TOKEN_KEY", "ptk_test_servicescan_demo"),
+              processor: "worldpay",
+              capture: "manual",
+              formConfig: { reportGroup: "Demo Store" },
+              timeoutMs: 5000,
+              maxRetries: 1,
+              gateway: {
+                type: "worldpay",
+                url: `${sandboxUrl}/cnp/online`,
+                merchantId: env("WORLDPAY_MERCHANT_ID", "demo-merchant"),
+                user: env("WORLDPAY_USER", "demo-user"),
+                password: env("WORLDPAY_PASSWORD", "demo-password"),
+                reportGroup: "Demo Store",
+              },
+            },
+          },
+        ],
+      },
+    },
+  ],
+})

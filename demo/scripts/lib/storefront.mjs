@@ -1,0 +1,129 @@
+// The demo storefront: bundles demo/storefront/main.tsx with esbuild (React, @medusajs/js-sdk and
+// medusa-servicescan-storefront included) and serves it with the seed's publishable key injected.
+// It also offers one demo-only helper, POST /demo/chargeback, which plays the card network and
+// sends a signed chargeback to the plugin's webhook (the signing secret stays in this process).
+import { execFileSync } from "node:child_process"
+import { appendFileSync, existsSync, readFileSync, readdirSync, statSync } from "node:fs"
+import { createServer } from "node:http"
+import { join } from "node:path"
+import { sendChargeback } from "./chargeback.mjs"
+import { DEMO_DIR, ROOT_DIR } from "./util.mjs"
+
+const WIDGET_DIR = join(ROOT_DIR, "storefront-widget")
+
+function newestMtime(dir) {
+  let newest = 0
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name)
+    const stat = statSync(path)
+    newest = Math.max(newest, stat.isDirectory() ? newestMtime(path) : stat.mtimeMs)
+  }
+  return newest
+}
+
+/**
+ * The widget is consumed as published: its dist/ build. A fresh clone has none (dist/ is not
+ * committed), so it is built here when missing or older than its sources.
+ * @returns {boolean} whether it was built
+ */
+export function ensureWidgetBuilt(logFile) {
+  const dist = join(WIDGET_DIR, "dist", "index.mjs")
+  if (existsSync(dist) && statSync(dist).mtimeMs >= newestMtime(join(WIDGET_DIR, "src"))) return false
+  try {
+    const out = execFileSync(process.execPath, ["build.mjs"], { cwd: WIDGET_DIR, encoding: "utf8", stdio: "pipe" })
+    if (logFile) writeLog(logFile, out)
+  } catch (error) {
+    if (logFile) writeLog(logFile, `${error.stdout ?? ""}${error.stderr ?? ""}`)
+    throw Object.assign(new Error("building medusa-servicescan-storefront failed (npm run build -w storefront-widget)"), {
+      expected: true,
+      log: logFile,
+    })
+  }
+  return true
+}
+
+function writeLog(file, text) {
+  appendFileSync(file, text)
+}
+
+export async function bundleStorefront() {
+  const { build } = await import("esbuild")
+  const result = await build({
+    entryPoints: [join(DEMO_DIR, "storefront", "main.tsx")],
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "browser",
+    target: "es2020",
+    jsx: "automatic",
+    minify: true,
+    sourcemap: "linked",
+    outfile: "app.js",
+    define: { "process.env.NODE_ENV": '"production"' },
+    logLevel: "silent",
+  })
+  const file = (suffix) => result.outputFiles.find((f) => f.path.endsWith(suffix)).text
+  return { js: file("app.js"), map: file("app.js.map") }
+}
+
+/**
+ * @param {{ port: number, bundle: { js: string, map: string }, config: object, medusaInternalUrl: string }} options
+ * @returns {Promise<{ close: () => Promise<void> }>}
+ */
+export async function startStorefront({ port, bundle, config, medusaInternalUrl }) {
+  const css = readFileSync(join(DEMO_DIR, "storefront", "styles.css"), "utf8")
+  // `<` is escaped so that no value can close the script element.
+  const injected = `<script>window.__DEMO__ = ${JSON.stringify(config).replace(/</g, "\\u003c")};</script>`
+  const html = readFileSync(join(DEMO_DIR, "storefront", "index.html"), "utf8").replace("<!--DEMO_CONFIG-->", injected)
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost")
+    const send = (status, type, body) =>
+      res.writeHead(status, { "Content-Type": `${type}; charset=utf-8`, "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" }).end(body)
+    try {
+      if (req.method === "GET" && (url.pathname === "/" || url.pathname === "/index.html")) return send(200, "text/html", html)
+      if (req.method === "GET" && url.pathname === "/app.js") return send(200, "text/javascript", bundle.js)
+      if (req.method === "GET" && url.pathname === "/app.js.map") return send(200, "application/json", bundle.map)
+      if (req.method === "GET" && url.pathname === "/styles.css") return send(200, "text/css", css)
+      if (req.method === "GET" && url.pathname === "/health") return send(200, "application/json", '{"ok":true}')
+      if (req.method === "POST" && url.pathname === "/demo/chargeback") {
+        // Same-origin only: the page's fetch carries our own Origin.
+        const origin = req.headers.origin
+        if (origin && new URL(origin).port !== String(port)) return send(403, "application/json", '{"message":"Forbidden"}')
+        let raw = ""
+        for await (const chunk of req) {
+          raw += chunk
+          if (raw.length > 10_000) return send(413, "application/json", '{"message":"Too large"}')
+        }
+        const body = JSON.parse(raw || "{}")
+        if (typeof body.order_id !== "string" || !/^order_[A-Za-z0-9]+$/.test(body.order_id)) {
+          return send(400, "application/json", '{"message":"order_id is required"}')
+        }
+        const result = await sendChargeback({
+          medusaUrl: medusaInternalUrl,
+          orderId: body.order_id,
+          amount: Number(body.amount) >= 0 ? body.amount : 0,
+          currencyCode: typeof body.currency_code === "string" ? body.currency_code : "usd",
+        })
+        if (result.status !== 200) {
+          return send(502, "application/json", JSON.stringify({ message: `The webhook answered ${result.status}: ${JSON.stringify(result.body)}` }))
+        }
+        return send(200, "application/json", JSON.stringify({ ...result.body, external_id: result.externalId }))
+      }
+      send(404, "text/plain", "Not found")
+    } catch (error) {
+      send(500, "application/json", JSON.stringify({ message: String(error?.message ?? error) }))
+    }
+  })
+  await new Promise((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(port, "127.0.0.1", resolve)
+  })
+  return {
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}
