@@ -1,3 +1,6 @@
+import http, { IncomingMessage } from "node:http"
+import https from "node:https"
+import type { Readable } from "node:stream"
 import {
   isAuthFailure,
   RequestSummary,
@@ -5,6 +8,7 @@ import {
   ServiceScanConnectionError,
   ServiceScanError,
   ServiceScanHttpError,
+  ServiceScanResponseError,
   ServiceScanTimeoutError,
 } from "./errors"
 
@@ -13,10 +17,13 @@ import {
  * spirit of stripe-node and ky: one base URL, a timeout on every attempt,
  * retries only where repeating the request is safe, typed errors.
  *
- * It is built on Node's global fetch (undici), whose global dispatcher keeps
- * connections alive and reuses them per origin, so a poller that makes
- * thousands of calls pays the TCP handshake once per socket, not per call.
- * Using the global fetch also lets wire-level specs intercept it with MSW.
+ * It is built on `node:http`/`node:https` with keep-alive agents, so a poller
+ * making thousands of calls pays the handshake once per socket, not per call.
+ * Not on the global fetch: measured with `npm run bench:disputes`, fetch's
+ * per-call WHATWG machinery (Request, Headers, web streams, abort signals)
+ * made a 10,000-call job run peak at ~395 MB RSS and ran 2.6x slower in a
+ * bare loop; `node:http` does the same calls in a fraction of the memory.
+ * MSW intercepts `node:http` as it does fetch, so wire-level specs still work.
  */
 
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE"
@@ -72,6 +79,7 @@ export type RequestOptions = {
 export type HttpResponse<T> = {
   status: number
   headers: Headers
+  /** For `responseType: "stream"`, a Node `Readable` the caller must consume or destroy. */
   data: T
 }
 
@@ -82,6 +90,30 @@ const DEFAULT_BACKOFF_BASE_MS = 200
 const DEFAULT_BACKOFF_CAP_MS = 5_000
 /** Never wait longer than this for a Retry-After, whatever the server asks. */
 const MAX_RETRY_AFTER_MS = 30_000
+/** A buffered (JSON, text, bytes) answer larger than this is refused: no documented answer comes close. */
+const MAX_BUFFERED_BODY_BYTES = 16 * 1024 * 1024
+
+/**
+ * One keep-alive pool per protocol for the whole process. Node's agent retires
+ * an idle socket a second before the server's `Keep-Alive: timeout=` hint, so
+ * reused sockets are rarely closed under us; requests that must not be
+ * repeated avoid the pool altogether (see `attempt`).
+ */
+const keepAliveAgents = {
+  "http:": new http.Agent({ keepAlive: true, scheduling: "lifo" }),
+  "https:": new https.Agent({ keepAlive: true, scheduling: "lifo" }),
+}
+
+/** What the timer destroys an attempt's request with. */
+class AttemptTimeout extends Error {
+  constructor(timeoutMs: number) {
+    super(`The request took longer than ${timeoutMs} ms`)
+    this.name = "TimeoutError"
+  }
+}
+
+/** Thrown by `readBuffered`; `attempt` turns it into a `ServiceScanResponseError` naming the request. */
+class BodyTooLarge extends Error {}
 
 export class HttpClient {
   readonly baseUrl: string
@@ -124,7 +156,7 @@ export class HttpClient {
     let lastError: ServiceScanError | undefined
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
-        return await this.attempt<T>(url, summary, options)
+        return await this.attempt<T>(url, summary, options, idempotent)
       } catch (error) {
         if (!(error instanceof ServiceScanError)) {
           throw error
@@ -145,11 +177,14 @@ export class HttpClient {
   private async attempt<T>(
     url: string,
     summary: RequestSummary,
-    options: RequestOptions
+    options: RequestOptions,
+    idempotent: boolean
   ): Promise<HttpResponse<T>> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs
-    const timeout = AbortSignal.timeout(timeoutMs)
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
+    const responseType = options.responseType ?? "json"
+    if (options.signal?.aborted) {
+      throw options.signal.reason
+    }
 
     const headers: Record<string, string> = {
       "user-agent": this.userAgent,
@@ -168,41 +203,98 @@ export class HttpClient {
         body = JSON.stringify(options.body)
         headers["content-type"] ??= "application/json"
       }
+      headers["content-length"] = String(Buffer.byteLength(body))
     }
 
-    let response: Response
-    try {
-      response = await fetch(url, { method: options.method, headers, body, signal })
-    } catch (cause) {
-      if (timeout.aborted && !options.signal?.aborted) {
-        throw new ServiceScanTimeoutError(timeoutMs, { request: summary, cause })
+    const target = new URL(url)
+    const transport = target.protocol === "https:" ? https : http
+    // A request that must not be repeated goes on a fresh connection: if a
+    // pooled socket is reset as we write to it, nobody can tell whether the
+    // service processed the request, and such a request cannot be retried.
+    const agent = idempotent ? keepAliveAgents[target.protocol as "http:" | "https:"] : undefined
+    const request = transport.request(target, {
+      method: options.method,
+      headers: idempotent ? headers : { ...headers, connection: "close" },
+      agent,
+    })
+
+    // The attempt's deadline covers the whole exchange; for a stream, the
+    // whole download (the caller's reads included).
+    let timedOut = false
+    let streaming: IncomingMessage | undefined
+    const timer = setTimeout(() => {
+      timedOut = true
+      if (streaming) {
+        // The caller is reading: its read fails with the typed error.
+        streaming.destroy(new ServiceScanTimeoutError(timeoutMs, { request: summary }))
+      } else {
+        request.destroy(new AttemptTimeout(timeoutMs))
+      }
+    }, timeoutMs)
+    timer.unref?.()
+    const onAbort = () => request.destroy(options.signal?.reason)
+    options.signal?.addEventListener("abort", onAbort, { once: true })
+    const done = () => {
+      clearTimeout(timer)
+      options.signal?.removeEventListener("abort", onAbort)
+    }
+    const failure = (cause: unknown): unknown => {
+      if (timedOut) {
+        return new ServiceScanTimeoutError(timeoutMs, { request: summary, cause })
       }
       if (options.signal?.aborted) {
-        throw cause
+        return options.signal.reason
       }
-      throw new ServiceScanConnectionError({ request: summary, cause })
+      return new ServiceScanConnectionError({ request: summary, cause })
     }
 
-    if (!response.ok) {
-      const errorBody = await readErrorBody(response)
-      const init = {
-        request: summary,
-        retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
-      }
-      if (isAuthFailure(response.status, errorBody)) {
-        throw new ServiceScanAuthError(response.status, errorBody, init)
-      }
-      throw new ServiceScanHttpError(response.status, errorBody, init)
-    }
-
+    let response: IncomingMessage
     try {
-      const data = await readBody(response, options.responseType ?? "json")
-      return { status: response.status, headers: response.headers, data: data as T }
+      response = await new Promise<IncomingMessage>((resolve, reject) => {
+        request.once("response", resolve)
+        request.once("error", reject)
+        request.end(body)
+      })
     } catch (cause) {
-      if (timeout.aborted) {
-        throw new ServiceScanTimeoutError(timeoutMs, { request: summary, cause })
+      done()
+      throw failure(cause)
+    }
+
+    const status = response.statusCode ?? 0
+    const responseHeaders = toHeaders(response)
+    if (status < 200 || status > 299) {
+      const errorBody = await readBuffered(response)
+        .then((bytes) => parseJsonOrText(bytes.toString("utf8")))
+        .catch(() => undefined)
+        .finally(done)
+      const init = { request: summary, retryAfterMs: parseRetryAfter(responseHeaders.get("retry-after")) }
+      if (isAuthFailure(status, errorBody)) {
+        throw new ServiceScanAuthError(status, errorBody, init)
       }
-      throw new ServiceScanConnectionError({ request: summary, cause })
+      throw new ServiceScanHttpError(status, errorBody, init)
+    }
+
+    if (responseType === "stream") {
+      // The caller reads it: the timer keeps guarding the download and goes
+      // with the stream, whichever way it ends.
+      streaming = response
+      response.once("close", done)
+      return { status, headers: responseHeaders, data: response as Readable as T }
+    }
+    try {
+      const bytes = await readBuffered(response)
+      const data =
+        responseType === "bytes" ? bytes : responseType === "text" ? bytes.toString("utf8") : parseJsonOrText(bytes.toString("utf8"))
+      return { status, headers: responseHeaders, data: data as T }
+    } catch (cause) {
+      if (cause instanceof BodyTooLarge) {
+        throw new ServiceScanResponseError(`The answer is larger than ${MAX_BUFFERED_BODY_BYTES} bytes`, undefined, {
+          request: summary,
+        })
+      }
+      throw failure(cause)
+    } finally {
+      done()
     }
   }
 
@@ -227,29 +319,29 @@ export function isRetryable(error: unknown): boolean {
   return error instanceof ServiceScanTimeoutError || error instanceof ServiceScanConnectionError
 }
 
-async function readBody(response: Response, kind: ResponseKind): Promise<unknown> {
-  switch (kind) {
-    case "stream":
-      return response.body
-    case "bytes":
-      return Buffer.from(await response.arrayBuffer())
-    case "text":
-      return response.text()
-    case "json": {
-      const text = await response.text()
-      // The real service's documented JSON is not always well-formed; callers
-      // validate the parsed value, so an unparseable body reaches them as text.
-      return parseJsonOrText(text)
+/** The whole body of an answer, up to `MAX_BUFFERED_BODY_BYTES`. */
+async function readBuffered(response: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of response) {
+    size += (chunk as Buffer).length
+    if (size > MAX_BUFFERED_BODY_BYTES) {
+      response.destroy()
+      throw new BodyTooLarge()
     }
+    chunks.push(chunk as Buffer)
   }
+  return Buffer.concat(chunks, size)
 }
 
-async function readErrorBody(response: Response): Promise<unknown> {
-  try {
-    return parseJsonOrText(await response.text())
-  } catch {
-    return undefined
+/** The answer's headers as a WHATWG `Headers`, repeated ones joined as fetch would. */
+function toHeaders(response: IncomingMessage): Headers {
+  const headers = new Headers()
+  const raw = response.rawHeaders
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    headers.append(raw[i], raw[i + 1])
   }
+  return headers
 }
 
 function parseJsonOrText(text: string): unknown {

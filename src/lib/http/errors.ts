@@ -124,8 +124,8 @@ function extractServiceMessage(body: unknown): string | undefined {
 type ErrorLike = { message: string; code?: unknown; cause?: unknown }
 
 /**
- * Duck-typed rather than `instanceof Error`: errors raised inside Node's fetch
- * come from another realm under jest's VM contexts and fail that check.
+ * Duck-typed rather than `instanceof Error`: errors raised inside Node's own
+ * modules come from another realm under jest's VM contexts and fail that check.
  */
 function isErrorLike(value: unknown): value is ErrorLike {
   return typeof value === "object" && value !== null && typeof (value as ErrorLike).message === "string"
@@ -135,10 +135,9 @@ function describeCause(cause: unknown): string | undefined {
   if (!isErrorLike(cause)) {
     return undefined
   }
-  // undici wraps the socket error: "fetch failed" with the interesting part in cause.
-  const inner = cause.cause
-  if (isErrorLike(inner)) {
-    return typeof inner.code === "string" ? `${inner.code} ${inner.message}` : inner.message
-  }
-  return cause.message
+  // A wrapper (fetch's "fetch failed", say) keeps the socket error in `cause`.
+  const socketError = isErrorLike(cause.cause) ? cause.cause : cause
+  return typeof socketError.code === "string" && !socketError.message.includes(socketError.code)
+    ? `${socketError.code} ${socketError.message}`
+    : socketError.message
 }

@@ -1,4 +1,5 @@
 import { z } from "@medusajs/framework/zod"
+import type { Readable } from "node:stream"
 import {
   HttpClient,
   RetryEvent,
@@ -52,8 +53,8 @@ export type ProofRequestResult =
   | { status: "complete"; scans: ScanResult[] }
 
 export type DisputesImage = {
-  /** The JPEG bytes as they arrive; the caller pipes them and never buffers the whole image. */
-  body: ReadableStream<Uint8Array>
+  /** The JPEG bytes as they arrive; the caller pipes them (or destroys the stream) and never buffers the whole image. */
+  body: Readable
   contentType: string
   contentLength: number | undefined
 }
@@ -192,7 +193,7 @@ export class DisputesClient {
     if (!isUuidV4(scanId)) {
       throw new TypeError("getImage takes a UUIDv4 scan id")
     }
-    const response = await this.call<ReadableStream<Uint8Array> | null>(
+    const response = await this.call<Readable>(
       {
         method: "GET",
         path: imagePath(scanId),
@@ -202,16 +203,13 @@ export class DisputesClient {
       },
       classifyImageError
     )
-    if (!response.data) {
-      throw new ServiceScanResponseError("The image response has no body", undefined, {
-        request: { method: "GET", url: this.http.url(imagePath(scanId)) },
-      })
-    }
-    const length = Number(response.headers.get("content-length"))
+    // A chunked answer has no length; `Number(null)` would make it 0.
+    const lengthHeader = response.headers.get("content-length")
+    const length = lengthHeader === null ? NaN : Number(lengthHeader)
     return {
       body: response.data,
       contentType: response.headers.get("content-type") ?? "image/jpeg",
-      contentLength: Number.isFinite(length) && length >= 0 ? length : undefined,
+      contentLength: Number.isInteger(length) && length >= 0 ? length : undefined,
     }
   }
 
@@ -305,7 +303,6 @@ const NOT_SENT_CODES = new Set([
   "EAI_AGAIN",
   "EHOSTUNREACH",
   "ENETUNREACH",
-  "UND_ERR_CONNECT_TIMEOUT",
 ])
 
 export function submissionOutcome(error: unknown): SubmissionOutcome {
@@ -333,9 +330,9 @@ export function submissionOutcome(error: unknown): SubmissionOutcome {
 }
 
 /**
- * The first `code` in the cause chain (undici nests the socket error). Duck
- * typed: errors raised inside undici may come from another realm (jest's VM),
- * where `instanceof Error` is false.
+ * The first `code` in the cause chain (a wrapper may nest the socket error).
+ * Duck typed: errors raised inside Node's own modules may come from another
+ * realm (jest's VM), where `instanceof Error` is false.
  */
 function causeCode(error: unknown): string | undefined {
   let current: unknown = error

@@ -635,23 +635,19 @@ export default class ServiceScanModuleService extends MedusaService({
   /** Reads a scan's image fully, for the File Module (which takes base64 content). */
   async downloadServiceImage(scanId: string): Promise<Buffer> {
     const image = await this.openServiceImage(scanId)
-    const reader = image.body.getReader()
     const chunks: Buffer[] = []
     let size = 0
     try {
-      for (;;) {
-        const { done, value } = await reader.read()
-        if (done) {
-          break
-        }
-        size += value.byteLength
+      for await (const chunk of image.body) {
+        size += (chunk as Buffer).length
         if (size > MAX_ARCHIVED_IMAGE_BYTES) {
           throw new MedusaError(MedusaError.Types.INVALID_DATA, `The image of scan ${scanId} is larger than 10 MB`)
         }
-        chunks.push(Buffer.from(value))
+        chunks.push(chunk as Buffer)
       }
     } finally {
-      await reader.cancel().catch(() => undefined)
+      // Leaving the loop early (too large, an error) must not leave the socket half-read.
+      image.body.destroy()
     }
     return Buffer.concat(chunks)
   }

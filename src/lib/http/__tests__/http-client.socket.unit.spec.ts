@@ -1,5 +1,7 @@
-import { createServer } from "node:net"
-import { HttpClient, ServiceScanConnectionError } from ".."
+import { createServer as createHttpServer, IncomingMessage, Server, ServerResponse } from "node:http"
+import { AddressInfo, createServer } from "node:net"
+import type { Readable } from "node:stream"
+import { HttpClient, ServiceScanConnectionError, ServiceScanResponseError, ServiceScanTimeoutError } from ".."
 
 /** Real sockets, no MSW: what a refused connection looks like to a caller. */
 async function closedPort(): Promise<number> {
@@ -17,8 +19,96 @@ describe("HttpClient over a real socket", () => {
     const error = await client.request({ method: "GET", path: "/disputes/proof/x" }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ServiceScanConnectionError)
     expect((error as Error).message).toBe(
-      `Could not reach GET http://127.0.0.1:${port}/disputes/proof/x: ECONNREFUSED connect ECONNREFUSED 127.0.0.1:${port}`
+      `Could not reach GET http://127.0.0.1:${port}/disputes/proof/x: connect ECONNREFUSED 127.0.0.1:${port}`
     )
     expect((error as Error).message).not.toContain("sk_secret_value")
+  })
+})
+
+describe("HttpClient connections (a real HTTP server)", () => {
+  type Seen = { method: string; connection: string | undefined; socket: number }
+  let server: Server
+  let baseUrl: string
+  let seen: Seen[]
+  let respond: (req: IncomingMessage, res: ServerResponse) => void
+
+  beforeEach(async () => {
+    seen = []
+    respond = (_req, res) => {
+      res.setHeader("content-type", "application/json")
+      res.end("{}")
+    }
+    const sockets = new WeakMap<object, number>()
+    let nextSocket = 0
+    server = createHttpServer((req, res) => {
+      if (!sockets.has(req.socket)) {
+        sockets.set(req.socket, ++nextSocket)
+      }
+      seen.push({ method: req.method ?? "", connection: req.headers.connection, socket: sockets.get(req.socket) ?? 0 })
+      respond(req, res)
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+
+  afterEach(async () => {
+    server.closeAllConnections()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  })
+
+  it("reuses one kept-alive socket for sequential idempotent calls", async () => {
+    const client = new HttpClient({ baseUrl })
+    for (let i = 0; i < 3; i++) {
+      await client.request({ method: "GET", path: "/disputes/proof/x" })
+    }
+    expect(seen.map((s) => s.socket)).toEqual([1, 1, 1])
+  })
+
+  it("sends a request that must not be repeated on a fresh connection it then closes", async () => {
+    const client = new HttpClient({ baseUrl })
+    await client.request({ method: "GET", path: "/warm-up" })
+    await client.request({ method: "PUT", path: "/disputes/proofRequest", body: ["a"] })
+    await client.request({ method: "PUT", path: "/disputes/proofRequest", body: ["b"] })
+    expect(seen.map(({ method, connection }) => ({ method, connection }))).toEqual([
+      { method: "GET", connection: "keep-alive" },
+      { method: "PUT", connection: "close" },
+      { method: "PUT", connection: "close" },
+    ])
+    // Neither PUT rode the pooled socket of the GET, nor each other's.
+    expect(new Set(seen.map((s) => s.socket)).size).toBe(3)
+  })
+
+  it("bounds a streamed download by the attempt's timeout, the caller's reads included", async () => {
+    respond = (_req, res) => {
+      res.setHeader("content-type", "image/jpeg")
+      res.write(Buffer.from([0xff, 0xd8]))
+      // ...and never ends the body.
+    }
+    const client = new HttpClient({ baseUrl, timeoutMs: 200, maxRetries: 0 })
+    const response = await client.request<Readable>({ method: "GET", path: "/disputes/image/x.jpg", responseType: "stream" })
+    const chunks: Buffer[] = []
+    const error = await (async () => {
+      for await (const chunk of response.data) {
+        chunks.push(chunk as Buffer)
+      }
+    })().catch((e: unknown) => e)
+    expect(Buffer.concat(chunks)).toEqual(Buffer.from([0xff, 0xd8]))
+    expect(error).toBeInstanceOf(ServiceScanTimeoutError)
+    expect((error as Error).message).toBe(`GET ${baseUrl}/disputes/image/x.jpg timed out after 200 ms`)
+  })
+
+  it("refuses a buffered answer larger than 16 MB instead of holding it in memory", async () => {
+    respond = (_req, res) => {
+      res.setHeader("content-type", "application/json")
+      const chunk = Buffer.alloc(1024 * 1024, 0x20)
+      for (let i = 0; i < 17; i++) {
+        res.write(chunk)
+      }
+      res.end("{}")
+    }
+    const client = new HttpClient({ baseUrl, maxRetries: 0 })
+    const error = await client.request({ method: "GET", path: "/huge" }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ServiceScanResponseError)
+    expect((error as Error).message).toBe(`The answer is larger than ${16 * 1024 * 1024} bytes`)
   })
 })

@@ -59,7 +59,11 @@ it("creates a proof request, sees it pending, then complete with ground truths a
   })
 
   const image = await client.getImage(good)
-  const bytes = Buffer.from(await new Response(image.body).arrayBuffer())
+  const chunks: Buffer[] = []
+  for await (const chunk of image.body) {
+    chunks.push(chunk as Buffer)
+  }
+  const bytes = Buffer.concat(chunks)
   expect(image.contentType).toBe("image/jpeg")
   expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]))
   expect(bytes.length).toBe(image.contentLength)

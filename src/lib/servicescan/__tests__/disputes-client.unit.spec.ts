@@ -245,8 +245,30 @@ describe("getImage (GET /disputes/image/<scan_id>.jpg)", () => {
     expect(image.contentType).toBe("image/jpeg")
     expect(image.contentLength).toBe(jpeg.length)
     const chunks: Uint8Array[] = []
-    for await (const chunk of image.body as unknown as AsyncIterable<Uint8Array>) {
+    for await (const chunk of image.body) {
       chunks.push(chunk)
+    }
+    expect(Buffer.concat(chunks)).toEqual(jpeg)
+  })
+
+  it("leaves the length unknown for a chunked answer (no Content-Length), rather than 0", async () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xd9])
+    server.use(
+      http.get(`${BASE}/disputes/image/${SCAN_A}.jpg`, () => {
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(jpeg)
+            controller.close()
+          },
+        })
+        return new HttpResponse(body, { headers: { "content-type": "image/jpeg" } })
+      })
+    )
+    const image = await client().getImage(SCAN_A)
+    expect(image.contentLength).toBeUndefined()
+    const chunks: Buffer[] = []
+    for await (const chunk of image.body) {
+      chunks.push(chunk as Buffer)
     }
     expect(Buffer.concat(chunks)).toEqual(jpeg)
   })

@@ -1,8 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { IFileModuleService, Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import { Readable } from "node:stream"
-import type { ReadableStream as WebReadableStream } from "node:stream/web"
+import type { Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
 import { SERVICESCAN_MODULE } from "../../../../../../modules/servicescan"
 import type ServiceScanModuleService from "../../../../../../modules/servicescan/service"
@@ -68,8 +67,7 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminGetScanI
     sendError(res, mapped)
     return
   }
-  // The DOM and Node typings of a web stream differ in name only.
-  await send(res, Readable.fromWeb(image.body as WebReadableStream<Uint8Array>), {
+  await send(res, image.body, {
     contentType: image.contentType,
     contentLength: image.contentLength,
     disposition,
