@@ -1,4 +1,3 @@
-import type { BigNumberInput } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { createWorkflow, transform, when, WorkflowData, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import {
@@ -10,25 +9,14 @@ import {
 import { randomUUID } from "node:crypto"
 import { SERVICESCAN_MODULE } from "../modules/servicescan"
 import { ChargebackSource } from "../modules/servicescan/types"
-import { createChargebackStep } from "./steps/create-chargeback"
+import { createChargebackStep, CreateChargebackStepInput } from "./steps/create-chargeback"
 import { createProofRequestStep } from "./steps/create-proof-request"
 import { findChargebackByExternalIdStep } from "./steps/find-chargeback-by-external-id"
 import { refreshChargebackStatusesStep } from "./steps/refresh-chargeback-statuses"
 import { submitProofRequestsStep } from "./steps/submit-proof-requests"
 import { collectOrderScanIds, OrderWithPayments } from "./utils/collect-order-scan-ids"
 
-export type RecordChargebackWorkflowInput = {
-  /** The processor's dispute id. Recording the same one again changes nothing. */
-  external_id: string
-  order_id: string
-  /** In the currency's major unit, like every Medusa amount. */
-  amount: BigNumberInput
-  currency_code: string
-  reason?: string | null
-  reason_code?: string | null
-  /** When the answer to the processor is due. */
-  due_by?: Date | string | null
-  metadata?: Record<string, unknown> | null
+export type RecordChargebackWorkflowInput = Omit<CreateChargebackStepInput, "source" | "extra_scan_ids"> & {
   /** Scan ids to send on top of those of the order's payments. */
   scan_ids?: string[]
   /** Defaults to `api` (another part of the store calling the workflow). */

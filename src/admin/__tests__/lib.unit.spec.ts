@@ -3,6 +3,7 @@ import {
   currencyDecimals,
   dueUrgency,
   formatDueDays,
+  formatEvery,
   formatMoney,
   groundTruthLabel,
 } from "../lib/format"
@@ -69,6 +70,18 @@ describe("deadlines", () => {
     expect(formatDueDays(new Date(2025, 2, 10, 18, 0), now, "en")).toBe("today")
     expect(formatDueDays(new Date(2025, 2, 8, 18, 0), now, "en")).toBe("2 days ago")
   })
+})
+
+it.each([
+  [3 * 3_600_000, "every 3 hours"],
+  [3_600_000, "every hour"],
+  [90 * 60_000, "every 1.5 hours"],
+  [10 * 60_000, "every 10 minutes"],
+  [60_000, "every minute"],
+  [30_000, "every 30 seconds"],
+  [250, "every 250 ms"],
+])("states a poll interval of %i ms as %s", (ms, text) => {
+  expect(formatEvery(ms)).toBe(text)
 })
 
 it("labels every chargeback status and survives an unknown one", () => {

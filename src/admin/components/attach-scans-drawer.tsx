@@ -1,8 +1,9 @@
-import { Button, Drawer, Text, Textarea, toast } from "@medusajs/ui"
+import { Drawer, Text, Textarea, toast } from "@medusajs/ui"
 import { useState, type FormEvent } from "react"
 import { errorMessage } from "../lib/errors"
 import { useAttachScanIds } from "../lib/queries"
 import { parseScanIds } from "../lib/validation"
+import { DrawerFormFooter } from "./drawer-form-footer"
 import { Field } from "./field"
 
 type AttachScansDrawerProps = {
@@ -94,16 +95,7 @@ export const AttachScansDrawer = ({ chargebackId, externalId, open, onOpenChange
               </Text>
             )}
           </Drawer.Body>
-          <Drawer.Footer>
-            <Drawer.Close asChild>
-              <Button size="small" variant="secondary" type="button">
-                Cancel
-              </Button>
-            </Drawer.Close>
-            <Button size="small" type="submit" isLoading={attach.isPending}>
-              Attach and send
-            </Button>
-          </Drawer.Footer>
+          <DrawerFormFooter submitLabel="Attach and send" isPending={attach.isPending} />
         </form>
       </Drawer.Content>
     </Drawer>

@@ -1,7 +1,7 @@
 import { ArrowPath } from "@medusajs/icons"
 import { Alert, Button, Container, Heading, StatusBadge, Text } from "@medusajs/ui"
 import type { ReactNode } from "react"
-import { formatDateTime, formatRelative, humanize } from "../lib/format"
+import { formatDateTime, formatEvery, formatRelative, humanize } from "../lib/format"
 import { configurationAdvice } from "../lib/health"
 import { useServiceHealth } from "../lib/queries"
 import type { ServiceHealth } from "../lib/types"
@@ -15,14 +15,6 @@ const Row = ({ label, children }: { label: string; children: ReactNode }) => (
     <div className="flex min-w-0 items-center gap-x-2">{children}</div>
   </div>
 )
-
-function formatInterval(ms: number): string {
-  const hours = ms / 3_600_000
-  if (hours >= 1) {
-    return `every ${Number.isInteger(hours) ? hours : hours.toFixed(1)} hour${hours === 1 ? "" : "s"}`
-  }
-  return `every ${Math.round(ms / 60_000)} minutes`
-}
 
 /** Keys: configured or missing, never the value (see lib/health.ts). */
 const KeysSection = ({ health }: { health: ServiceHealth }) => (
@@ -108,7 +100,7 @@ const ServiceSection = ({ health, onCheck, checking }: { health: ServiceHealth; 
         )}
         {health.poll_interval_ms !== null && (
           <Text size="small" leading="compact">
-            {formatInterval(health.poll_interval_ms)}
+            {formatEvery(health.poll_interval_ms)}
           </Text>
         )}
       </Row>

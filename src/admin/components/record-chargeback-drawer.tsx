@@ -1,4 +1,4 @@
-import { Button, Drawer, Input, Text, toast } from "@medusajs/ui"
+import { Drawer, Input, Text, toast } from "@medusajs/ui"
 import { useState, type FormEvent } from "react"
 import { errorMessage } from "../lib/errors"
 import { currencyDecimals } from "../lib/format"
@@ -11,6 +11,7 @@ import {
   type FormErrors,
   type RecordChargebackForm,
 } from "../lib/validation"
+import { DrawerFormFooter } from "./drawer-form-footer"
 import { Field } from "./field"
 
 type RecordChargebackDrawerProps = {
@@ -173,16 +174,7 @@ export const RecordChargebackDrawer = ({ open, onOpenChange, order, onRecorded }
               </Text>
             )}
           </Drawer.Body>
-          <Drawer.Footer>
-            <Drawer.Close asChild>
-              <Button size="small" variant="secondary" type="button">
-                Cancel
-              </Button>
-            </Drawer.Close>
-            <Button size="small" type="submit" isLoading={record.isPending}>
-              Record chargeback
-            </Button>
-          </Drawer.Footer>
+          <DrawerFormFooter submitLabel="Record chargeback" isPending={record.isPending} />
         </form>
       </Drawer.Content>
     </Drawer>

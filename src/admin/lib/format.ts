@@ -77,6 +77,26 @@ export function formatRelative(value: string | Date | null | undefined, now: Dat
   return rtf.format(Math.round(diffMs / DAY_MS), "day")
 }
 
+const EVERY_UNITS: [ms: number, unit: string][] = [
+  [60 * 60 * 1000, "hour"],
+  [60 * 1000, "minute"],
+  [1000, "second"],
+]
+
+/**
+ * A period in the largest unit it fills: "every 3 hours", "every 90 minutes"
+ * is "every 1.5 hours", a 30 s demo setting is "every 30 seconds".
+ */
+export function formatEvery(ms: number): string {
+  for (const [size, unit] of EVERY_UNITS) {
+    if (ms >= size) {
+      const count = Math.round((ms / size) * 10) / 10
+      return count === 1 ? `every ${unit}` : `every ${count} ${unit}s`
+    }
+  }
+  return `every ${Math.round(ms)} ms`
+}
+
 /** How pressing a response deadline is; processors give days, and a missed one loses the dispute. */
 export type DueUrgency = "none" | "ok" | "soon" | "today" | "overdue"
 

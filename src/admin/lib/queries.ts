@@ -6,6 +6,7 @@ import {
   type UseMutationOptions,
   type UseQueryOptions,
 } from "@tanstack/react-query"
+import { EVIDENCE_FIELDS } from "../../api/admin/servicescan/query-config"
 import { backendPath, sdk } from "./sdk"
 import { normalizeHealth } from "./health"
 import type {
@@ -32,30 +33,7 @@ export const servicescanKeys = {
   health: () => [...servicescanKeys.all, "health"] as const,
 }
 
-/**
- * The evidence fields of a chargeback. The list endpoint answers without them
- * by default (a page of 20 stays small); views that show evidence ask for them.
- * `+` adds to the server's defaults instead of replacing them.
- */
-export const EVIDENCE_FIELDS = [
-  "proof_requests.id",
-  "proof_requests.remote_id",
-  "proof_requests.status",
-  "proof_requests.scan_ids",
-  "proof_requests.attempts",
-  "proof_requests.next_poll_at",
-  "proof_requests.last_polled_at",
-  "proof_requests.submitted_at",
-  "proof_requests.last_error",
-  "proof_requests.completed_at",
-  "proof_requests.created_at",
-  "proof_requests.scans.id",
-  "proof_requests.scans.scan_id",
-  "proof_requests.scans.ground_truth",
-  "proof_requests.scans.reported_ground_truth",
-  "proof_requests.scans.archived_at",
-  "proof_requests.scans.archive_error",
-]
+// `+` adds the evidence fields to the server's defaults instead of replacing them.
 const EVIDENCE_FIELDS_PARAM = EVIDENCE_FIELDS.map((field) => `+${field}`).join(",")
 
 /** The list's evidence summary needs only verdicts, not the whole evidence. */

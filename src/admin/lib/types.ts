@@ -1,27 +1,17 @@
 /**
  * Shapes of the plugin's admin API (`/admin/servicescan/*`) as the admin
- * extension reads them. Kept here rather than imported from the module so the
- * browser bundle never pulls server code; fields the UI can live without are
- * optional so an older or newer backend degrades instead of crashing a page.
+ * extension reads them. Only import-free files are imported from the server
+ * side, so the browser bundle never pulls server code; fields the UI can live
+ * without are optional so an older or newer backend degrades instead of
+ * crashing a page.
  */
 
-/** See src/modules/servicescan/types.ts for what each status means. */
-export const CHARGEBACK_STATUSES = [
-  "open",
-  "evidence_pending",
-  "evidence_ready",
-  "no_evidence",
-  "won",
-  "lost",
-  "closed",
-] as const
-export type ChargebackStatus = (typeof CHARGEBACK_STATUSES)[number]
+// The statuses are the module's own lists (an import-free file), so the UI
+// cannot drift from what the backend stores; see there for what each means.
+import type { ChargebackOutcome, ChargebackStatus, ProofRequestStatus } from "../../modules/servicescan/types"
 
-export const CHARGEBACK_OUTCOMES = ["won", "lost", "closed"] as const
-export type ChargebackOutcome = (typeof CHARGEBACK_OUTCOMES)[number]
-
-/** Our side of the service's `pending`/`complete` (see the module's types.ts). */
-export type ProofRequestStatus = "to_submit" | "submitting" | "pending" | "complete" | "failed"
+export { CHARGEBACK_OUTCOMES, CHARGEBACK_STATUSES } from "../../modules/servicescan/types"
+export type { ChargebackOutcome, ChargebackStatus, ProofRequestStatus }
 
 /**
  * The verdict on one scan. The backend stores the real service's `fraud` as

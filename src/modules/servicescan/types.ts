@@ -1,3 +1,6 @@
+// Import-free on purpose: the admin extension's browser bundle imports these
+// lists, so nothing server-side may come in through this file.
+
 /**
  * Statuses of a chargeback, in the order a dispute usually moves through them.
  *

@@ -4,17 +4,22 @@ import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
 import { ChargebackSource } from "../../modules/servicescan/types"
 
+/** A chargeback as recorded; `recordChargebackWorkflow`'s input is built on it. */
 export type CreateChargebackStepInput = {
+  /** The processor's dispute id. Recording the same one again changes nothing. */
   external_id: string
   order_id: string
+  /** In the currency's major unit, like every Medusa amount. */
   amount: BigNumberInput
   currency_code: string
   reason?: string | null
   reason_code?: string | null
+  /** When the answer to the processor is due. */
   due_by?: Date | string | null
-  source: ChargebackSource
-  extra_scan_ids?: string[]
   metadata?: Record<string, unknown> | null
+  source: ChargebackSource
+  /** Scan ids an admin or the caller gave, on top of those of the order's payments. */
+  extra_scan_ids?: string[]
 }
 
 export const createChargebackStep = createStep(

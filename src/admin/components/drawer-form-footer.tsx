@@ -1,0 +1,24 @@
+import { Button, Drawer } from "@medusajs/ui"
+
+type DrawerFormFooterProps = {
+  /** What submitting does, in the admin's words ("Record chargeback"). */
+  submitLabel: string
+  /** The mutation is in flight: the button spins and cannot be pressed twice. */
+  isPending: boolean
+}
+
+/** Cancel and submit for a drawer that holds a form; render it inside the `<form>`. */
+export function DrawerFormFooter({ submitLabel, isPending }: DrawerFormFooterProps) {
+  return (
+    <Drawer.Footer>
+      <Drawer.Close asChild>
+        <Button size="small" variant="secondary" type="button">
+          Cancel
+        </Button>
+      </Drawer.Close>
+      <Button size="small" type="submit" isLoading={isPending}>
+        {submitLabel}
+      </Button>
+    </Drawer.Footer>
+  )
+}
