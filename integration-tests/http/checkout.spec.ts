@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, submitTestForm, TestSandbox } from "../helpers/sandbox"
 import { SeededStore, seedStore, SERVICESCAN_PROVIDER_ID } from "../helpers/store"
 import { checkoutWithCard, completeCart, sendFormResult, startCheckout } from "../helpers/checkout"
@@ -17,7 +18,31 @@ const APPROVE = "4457119922390123"
 const INSUFFICIENT_FUNDS = "4000000000009995"
 const LUHN_FAIL = "4457119922390124"
 
-type Transaction = { type: string; id: string; orderId?: string; amount?: number; cnpTxnId: string; response: string; duplicate?: boolean }
+type Transaction = {
+  type: string
+  id: string
+  orderId?: string
+  amount?: number
+  cnpTxnId: string
+  originalCnpTxnId: string | null
+  response: string
+  duplicate?: boolean
+}
+
+/**
+ * Carts whose order must fail to be created after the card was authorized.
+ * `orderCreated` is the last hook of Medusa's cart completion, after
+ * `authorizePaymentSessionStep`: a failure there runs the compensations, as a
+ * failed link or a crashed subscriber of the real world would. One handler per
+ * workflow is allowed, so it is registered once and only fails the carts listed.
+ */
+const failOrderCreationFor = new Set<string>()
+;(completeCartWorkflow.hooks as unknown as Record<string, (handler: (input: { cart_id: string }) => Promise<void>) => void>)
+  .orderCreated(async ({ cart_id }) => {
+    if (failOrderCreationFor.has(cart_id)) {
+      throw new Error("The order could not be created (a test's failure)")
+    }
+  })
 
 async function processorTransactions(type?: string): Promise<Transaction[]> {
   const { body } = await sandboxFetch<{ items: Transaction[] }>(
@@ -199,6 +224,37 @@ medusaIntegrationTestRunner({
         } finally {
           sandbox = await startTestSandbox()
         }
+      })
+    })
+
+    describe("when the order cannot be created after the card was authorized", () => {
+      it("releases the authorization at the processor, and no order or open payment is left", async () => {
+        const orders = await orderCount()
+        const checkout = await startCheckout(api, store)
+        const form = await submitTestForm({ number: APPROVE })
+        await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
+        const before = await processorTransactions()
+        failOrderCreationFor.add(checkout.cartId)
+
+        const result = await completeCart(api, store, checkout)
+
+        expect(result.type).not.toBe("order")
+        expect(await orderCount()).toBe(orders)
+        const added = (await processorTransactions()).slice(before.length)
+        const authorization = added.find((t) => t.type === "authorization")
+        expect(authorization?.response).toBe("000")
+        // The compensation's cancel reached the processor for exactly that authorization.
+        const releases = added.filter((t) => ["void", "authReversal"].includes(t.type))
+        expect(releases).toEqual([
+          expect.objectContaining({ originalCnpTxnId: authorization?.cnpTxnId, response: "000", duplicate: false }),
+        ])
+        const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+        const { data: payments } = await query.graph({
+          entity: "payment",
+          fields: ["id", "canceled_at", "captured_at"],
+          filters: { payment_collection_id: checkout.paymentCollectionId },
+        })
+        expect(payments).toEqual([expect.objectContaining({ canceled_at: expect.anything(), captured_at: null })])
       })
     })
 
