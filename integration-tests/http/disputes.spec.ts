@@ -387,6 +387,15 @@ medusaIntegrationTestRunner({
         const { data } = await admin.get(`/admin/servicescan/chargebacks?order_id=${orderId}`)
         expect(data.count).toBe(1)
         expect((await remoteProofs()).filter((p) => p.scanIds.includes(scanId))).toHaveLength(1)
+
+        // The same dispute id on another order is an upstream mistake, not a repeat.
+        const otherOrderId = await orderWithoutScans()
+        const conflict = await webhook({ ...body, order_id: otherOrderId })
+        expect(conflict.status).toBe(422)
+        expect(conflict.data.message).toBe(
+          `Chargeback ${body.external_id} is already recorded on order ${orderId}, not ${otherOrderId}`
+        )
+        expect((await admin.get(`/admin/servicescan/chargebacks?order_id=${otherOrderId}`)).data.count).toBe(0)
       })
 
       it("answers 401 to a bad signature, a stale or future timestamp, a missing header and a tampered body", async () => {

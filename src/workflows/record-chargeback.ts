@@ -49,7 +49,7 @@ export const recordChargebackWorkflow = createWorkflow(
     }))
     acquireLockStep({ key: lock.key, ownerId: lock.ownerId, timeout: 15, ttl: 120, executeOnSubWorkflow: true })
 
-    const existing = findChargebackByExternalIdStep({ external_id: input.external_id })
+    const existing = findChargebackByExternalIdStep({ external_id: input.external_id, order_id: input.order_id })
 
     const createdId = when("servicescan-record-new-chargeback", { existing }, ({ existing }) => !existing).then(() => {
       const { data: orders } = useQueryGraphStep({
