@@ -35,6 +35,7 @@ type Transaction = {
  * `authorizePaymentSessionStep`: a failure there runs the compensations, as a
  * failed link or a crashed subscriber of the real world would. One handler per
  * workflow is allowed, so it is registered once and only fails the carts listed.
+ * The hook exists at run time but is left out of the workflow's type, hence the cast.
  */
 const failOrderCreationFor = new Set<string>()
 ;(completeCartWorkflow.hooks as unknown as Record<string, (handler: (input: { cart_id: string }) => Promise<void>) => void>)
