@@ -229,7 +229,7 @@ medusaIntegrationTestRunner({
     })
 
     describe("when the order cannot be created after the card was authorized", () => {
-      it("releases the authorization at the processor, and no order or open payment is left", async () => {
+      it("releases the authorization at the processor; paying again in a new session places the order once", async () => {
         const orders = await orderCount()
         const checkout = await startCheckout(api, store)
         const form = await submitTestForm({ number: APPROVE })
@@ -256,6 +256,29 @@ medusaIntegrationTestRunner({
           filters: { payment_collection_id: checkout.paymentCollectionId },
         })
         expect(payments).toEqual([expect.objectContaining({ canceled_at: expect.anything(), captured_at: null })])
+
+        // The shopper pays again as the storefront widget does: a new form, a new
+        // session (which replaces the spent one), then completion. One new charge.
+        failOrderCreationFor.delete(checkout.cartId)
+        const retryForm = await submitTestForm({ number: APPROVE })
+        await sendFormResult(api, store, checkout, { form_id: retryForm.formId, response_code: retryForm.responseCode })
+        const retried = await completeCart(api, store, checkout)
+        if (retried.type !== "order") throw new Error(JSON.stringify(retried))
+        const { data: placed } = await query.graph({
+          entity: "order",
+          fields: ["payment_collections.payments.canceled_at", "payment_collections.payments.data"],
+          filters: { id: retried.order.id },
+        })
+        type PlacedPayment = { canceled_at: Date | null; data: { status: string; cnp_txn_id: string } }
+        const placedPayments = placed[0].payment_collections[0].payments as PlacedPayment[]
+        expect(placedPayments).toHaveLength(2)
+        const spent = placedPayments.find((p) => p.canceled_at !== null)
+        const fresh = placedPayments.find((p) => p.canceled_at === null)
+        expect(spent?.data.cnp_txn_id).toBe(authorization?.cnpTxnId)
+        expect(fresh?.data.status).toBe("authorized")
+        expect(fresh?.data.cnp_txn_id).not.toBe(authorization?.cnpTxnId)
+        const charges = (await processorTransactions()).slice(before.length).filter((t) => t.type === "authorization" && !t.duplicate)
+        expect(charges.map((t) => t.cnpTxnId)).toEqual([authorization?.cnpTxnId, fresh?.data.cnp_txn_id])
       })
     })
 
