@@ -495,7 +495,9 @@ class Processor {
       return { code: CODES.invalidCardNumber, extra: { bin } };
     }
     const vault = this.vaultOf(merchantId);
-    const known = vault.byCard.get(number);
+    // Worldpay's certification data has this card already on file ("registers
+    // with 802"), so even its first registration at a merchant answers 802.
+    const known = vault.byCard.get(number) ?? (number === CERT_CARD ? CERT_TOKEN : undefined);
     const token = known ?? this.mintToken(merchantId, number);
     return {
       code: known ? CODES.previouslyRegistered : CODES.registered,

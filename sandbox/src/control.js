@@ -286,6 +286,8 @@ function dropResponseFault(value) {
   if (route !== undefined && !SERVICE_ROUTE_NAMES.includes(/** @type {string} */ (route))) {
     throw jsonError(400, `dropResponse.route must be one of ${SERVICE_ROUTE_NAMES.join(", ")}`);
   }
+  // A count of requests: 1.5 would drop two and leave -0.5 behind.
+  if (!Number.isInteger(count)) throw jsonError(400, "dropResponse.count must be a whole number from 1 to 1000");
   return { ...(route === undefined ? {} : { route }), count: numberIn(count, "dropResponse.count", 1, 1000) };
 }
 

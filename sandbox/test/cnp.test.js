@@ -90,8 +90,8 @@ describe("registerTokenRequest", () => {
     expect((await register(number)).type).toBe(type);
   });
 
-  test("the certification card registers as 1111000276870123", async () => {
-    expect((await register("4457119922390123")).cnpToken).toBe("1111000276870123");
+  test("the certification card registers with 802 and 1111000276870123, even the first time", async () => {
+    expect(await register("4457119922390123")).toMatchObject({ response: "802", cnpToken: "1111000276870123" });
   });
 
   test.each([["4457119999999999"], ["4457119999999996"], ["1234"], ["41111111111111111111"], ["4111abc"]])("820 for %s", async (number) => {

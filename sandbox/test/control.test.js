@@ -252,6 +252,7 @@ describe("faults", () => {
     [{ resetRate: -0.1 }, /resetRate/],
     [{ chaos: true }, /Unknown field/],
     [{ dropResponse: { count: 0 } }, /dropResponse.count/],
+    [{ dropResponse: { count: 1.5 } }, /dropResponse.count must be a whole number/],
     [{ dropResponse: { route: "control", count: 1 } }, /dropResponse.route/],
     [{ dropResponse: 3 }, /dropResponse/],
   ])("400 for %j, and nothing is applied", async (body, message) => {
