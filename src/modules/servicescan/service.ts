@@ -726,13 +726,23 @@ export default class ServiceScanModuleService extends MedusaService({
       return []
     }
     const manager = sharedContext.transactionManager as SqlEntityManager
+    // A `submitting` row is re-sent only once its outcome is known to be
+    // unknown (`last_error` says so), or when its sender must have died: a
+    // PUT still in flight (no error yet, recent) would otherwise go out twice.
+    const inFlightSince = new Date(now.getTime() - this.submissionInFlightMs())
     return manager.execute(
       `UPDATE "servicescan_proof_request"
           SET "status" = 'submitting', "attempts" = "attempts" + 1, "updated_at" = ?, "last_error" = NULL
         WHERE "id" IN (?) AND "status" IN (?) AND "deleted_at" IS NULL
+          AND NOT ("status" = 'submitting' AND "last_error" IS NULL AND "updated_at" > ?)
         RETURNING "id", "chargeback_id", "scan_ids", "attempts"`,
-      [now, ids, fromStatuses]
+      [now, ids, fromStatuses, inFlightSince]
     )
+  }
+
+  /** The longest a submission can be in flight: one attempt (PUTs are never retried) plus a margin. */
+  private submissionInFlightMs(): number {
+    return this.options_.timeoutMs + 60_000
   }
 
   @InjectTransactionManager()

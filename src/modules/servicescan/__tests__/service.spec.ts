@@ -170,6 +170,29 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
         expect(resent).toMatchObject([{ status: "pending", remote_id: expect.any(String) }])
       })
 
+      it("does not resubmit a submission still in flight, but does once its sender must have died", async () => {
+        const scan = await newScan(sandbox)
+        const { proof } = await chargebackWithProof([scan])
+        const atService = () => remoteProofs().then((r) => r.items.filter((p) => p.scanIds.includes(scan)))
+        // The service takes 500 ms to answer the first sender; an admin's resubmit lands meanwhile.
+        await faults({ latencyMs: 500 })
+        const first = service.submitProofRequests([proof.id])
+        await new Promise((resolve) => setTimeout(resolve, 150))
+        expect(await service.submitProofRequests([proof.id], { resubmit: true })).toEqual([])
+        expect(await first).toMatchObject([{ status: "pending" }])
+        expect(await atService()).toHaveLength(1)
+
+        // A sender that died mid-PUT leaves `submitting` with no error: re-sendable after timeoutMs + 60 s.
+        await faults(null)
+        const dead = await chargebackWithProof([await newScan(sandbox)])
+        await service.updateProofRequests({ id: dead.proof.id, status: "submitting", last_error: null })
+        expect(await service.submitProofRequests([dead.proof.id], { resubmit: true })).toEqual([])
+        const later = new Date(Date.now() + 2_000 + 61_000)
+        expect(await service.submitProofRequests([dead.proof.id], { resubmit: true, now: later })).toMatchObject([
+          { status: "pending" },
+        ])
+      })
+
       it("does not send again when the service created the proof request but the answer was lost", async () => {
         const scan = await newScan(sandbox)
         const { proof } = await chargebackWithProof([scan])
