@@ -47,12 +47,18 @@ export async function syncServiceScanProofRequests(
   const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
   const report: SyncRunReport = { pages: 0, claimed: 0, submitted: 0, completed: 0, still_pending: 0, errors: 0, duration_ms: 0 }
 
-  const configurationError = service.getConfigurationError()
-  if (configurationError) {
-    // Calling with a key the service refused would only hammer it; an admin's
-    // check (or the health endpoint) probes and clears this once it is fixed.
-    logger.warn(`servicescan: polling is stopped: ${configurationError.message}`)
-    return { ...report, skipped: "configuration_error", duration_ms: Date.now() - started }
+  if (service.getConfigurationError()) {
+    // Calling once per proof request with a key the service refused would only
+    // hammer it; one side-effect-free probe per run finds out whether it works
+    // again. The flag lives in each process, and a worker process sees no admin
+    // request whose probe could lift it, so the job must probe for itself.
+    await service.probe()
+    const configurationError = service.getConfigurationError()
+    if (configurationError) {
+      logger.warn(`servicescan: polling is stopped: ${configurationError.message}`)
+      return { ...report, skipped: "configuration_error", duration_ms: Date.now() - started }
+    }
+    logger.info("servicescan: ServiceScan accepts the key again; polling resumes")
   }
 
   const locking = container.resolve<ILockingModule>(Modules.LOCKING)
