@@ -212,11 +212,26 @@ export class HttpClient {
     // A request that must not be repeated goes on a fresh connection: if a
     // pooled socket is reset as we write to it, nobody can tell whether the
     // service processed the request, and such a request cannot be retried.
-    const agent = idempotent ? keepAliveAgents[target.protocol as "http:" | "https:"] : undefined
+    // `agent: false`, not `undefined`: the latter means Node's global agent,
+    // which keeps connections alive (and pools them) since Node 19.
+    const agent = idempotent ? keepAliveAgents[target.protocol as "http:" | "https:"] : false
     const request = transport.request(target, {
       method: options.method,
       headers: idempotent ? headers : { ...headers, connection: "close" },
       agent,
+    })
+
+    // Whether the request can have reached the server: a pooled socket is
+    // connected already, a new one once its TCP connection is up.
+    let connected = false
+    request.once("socket", (socket) => {
+      if (socket.connecting) {
+        socket.once("connect", () => {
+          connected = true
+        })
+      } else {
+        connected = true
+      }
     })
 
     // The attempt's deadline covers the whole exchange; for a stream, the
@@ -241,12 +256,12 @@ export class HttpClient {
     }
     const failure = (cause: unknown): unknown => {
       if (timedOut) {
-        return new ServiceScanTimeoutError(timeoutMs, { request: summary, cause })
+        return new ServiceScanTimeoutError(timeoutMs, { request: summary, cause, connected })
       }
       if (options.signal?.aborted) {
         return options.signal.reason
       }
-      return new ServiceScanConnectionError({ request: summary, cause })
+      return new ServiceScanConnectionError({ request: summary, cause, connected })
     }
 
     let response: IncomingMessage

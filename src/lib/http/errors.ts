@@ -26,27 +26,44 @@ export class ServiceScanError extends Error {
   }
 }
 
+/**
+ * For the errors that come without an answer: whether a connection to the
+ * server was open when it happened. `false` proves the request never reached
+ * the server (nothing can have been done); `true` means it may have, which is
+ * what matters before repeating a request that is not idempotent.
+ */
+export type TransportErrorOptions = ServiceScanErrorOptions & { connected?: boolean }
+
 /** The request did not complete within the configured timeout. */
 export class ServiceScanTimeoutError extends ServiceScanError {
   readonly timeoutMs: number
+  /** See `TransportErrorOptions`; true when unknown. */
+  readonly connected: boolean
 
-  constructor(timeoutMs: number, options: ServiceScanErrorOptions) {
+  constructor(timeoutMs: number, options: TransportErrorOptions) {
     super(
-      `${options.request.method} ${options.request.url} timed out after ${timeoutMs} ms`,
+      `${options.request.method} ${options.request.url} timed out after ${timeoutMs} ms${
+        options.connected === false ? " (while connecting)" : ""
+      }`,
       options
     )
     this.timeoutMs = timeoutMs
+    this.connected = options.connected ?? true
   }
 }
 
 /** No HTTP answer at all: refused, reset, DNS failure. */
 export class ServiceScanConnectionError extends ServiceScanError {
-  constructor(options: ServiceScanErrorOptions) {
+  /** See `TransportErrorOptions`; true when unknown. */
+  readonly connected: boolean
+
+  constructor(options: TransportErrorOptions) {
     const reason = describeCause(options.cause)
     super(
       `Could not reach ${options.request.method} ${options.request.url}${reason ? `: ${reason}` : ""}`,
       options
     )
+    this.connected = options.connected ?? true
   }
 }
 

@@ -314,14 +314,19 @@ export function submissionOutcome(error: unknown): SubmissionOutcome {
     if (error.status === 400) {
       return "rejected"
     }
-    // A gateway error or timeout in front of the service may hide a request that
-    // went through; any other answer is the service's own refusal.
-    return error.status === 502 || error.status === 504 ? "unknown" : "not_created"
+    // A 4xx is the service's refusal and 503 its "not now", both before any
+    // work; any other 5xx (its own failure, or a gateway's in front of it) may
+    // come after the proof request was stored.
+    return error.status >= 500 && error.status !== 503 ? "unknown" : "not_created"
   }
   if (error instanceof ServiceScanConnectionError) {
-    return NOT_SENT_CODES.has(causeCode(error) ?? "") ? "not_created" : "unknown"
+    return !error.connected || NOT_SENT_CODES.has(causeCode(error) ?? "") ? "not_created" : "unknown"
   }
-  if (error instanceof ServiceScanTimeoutError || error instanceof ServiceScanResponseError) {
+  if (error instanceof ServiceScanTimeoutError) {
+    // Timed out before the connection was even up: nothing was sent.
+    return error.connected ? "unknown" : "not_created"
+  }
+  if (error instanceof ServiceScanResponseError) {
     return "unknown"
   }
   // Not a transport error at all: our own check refused the scan ids before

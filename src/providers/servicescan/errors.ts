@@ -418,14 +418,17 @@ function classifyProcessorTransportFailure(error: ServiceScanError, gateway: str
         .join(" ")}. Check the gateway url.`,
     }
   }
-  // Timeouts and 5xx after the request left: the processor may have acted.
-  // Retrying the same Medusa operation reuses the request id, so cnpAPI's
-  // duplicate detection answers with the original result instead of acting twice.
+  // Timeouts, resets and 5xx once a connection was up: the processor may have
+  // acted. Retrying the same Medusa operation reuses the request id, so
+  // cnpAPI's duplicate detection answers with the original result instead of
+  // acting twice. Only a connection that never opened proves nothing was sent.
+  const neverConnected =
+    (error instanceof ServiceScanConnectionError || error instanceof ServiceScanTimeoutError) && !error.connected
   return {
     category: "unavailable",
     shopperMessage: SHOPPER_MESSAGES.unavailable,
     detail: error.message,
-    outcomeUnknown: !(error instanceof ServiceScanConnectionError),
+    outcomeUnknown: !neverConnected,
   }
 }
 

@@ -18,6 +18,7 @@ describe("HttpClient over a real socket", () => {
     const client = new HttpClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: "sk_secret_value", maxRetries: 0 })
     const error = await client.request({ method: "GET", path: "/disputes/proof/x" }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ServiceScanConnectionError)
+    expect(error).toMatchObject({ connected: false })
     expect((error as Error).message).toBe(
       `Could not reach GET http://127.0.0.1:${port}/disputes/proof/x: connect ECONNREFUSED 127.0.0.1:${port}`
     )
@@ -95,6 +96,22 @@ describe("HttpClient connections (a real HTTP server)", () => {
     expect(Buffer.concat(chunks)).toEqual(Buffer.from([0xff, 0xd8]))
     expect(error).toBeInstanceOf(ServiceScanTimeoutError)
     expect((error as Error).message).toBe(`GET ${baseUrl}/disputes/image/x.jpg timed out after 200 ms`)
+  })
+
+  it("times out an answer that never comes, saying the connection was up", async () => {
+    respond = () => undefined
+    const client = new HttpClient({ baseUrl, timeoutMs: 100, maxRetries: 0 })
+    const error = await client.request({ method: "PUT", path: "/disputes/proofRequest", body: ["a"] }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ServiceScanTimeoutError)
+    expect(error).toMatchObject({ connected: true, message: `PUT ${baseUrl}/disputes/proofRequest timed out after 100 ms` })
+  })
+
+  it("calls a connection reset after the request was written connected (the server may have acted)", async () => {
+    respond = (req) => req.socket.destroy()
+    const client = new HttpClient({ baseUrl, maxRetries: 0 })
+    const error = await client.request({ method: "PUT", path: "/disputes/proofRequest", body: ["a"] }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ServiceScanConnectionError)
+    expect(error).toMatchObject({ connected: true })
   })
 
   it("refuses a buffered answer larger than 16 MB instead of holding it in memory", async () => {

@@ -3,6 +3,7 @@ import { setupServer } from "msw/node"
 import {
   ServiceScanAuthError,
   ServiceScanConnectionError,
+  ServiceScanTimeoutError,
   ServiceScanHttpError,
   ServiceScanResponseError,
 } from "../../http"
@@ -16,6 +17,7 @@ const BASE = "https://disputes.servicescan.test"
 const KEY = "sk_live_do_not_leak_0123456789"
 const SCAN_A = "3f0c9a52-8d4e-4b7a-9c1d-2e5f6a7b8c9d"
 const SCAN_B = "a1b2c3d4-e5f6-4789-8abc-def012345678"
+const PUT = { method: "PUT", url: `${BASE}/disputes/proofRequest` }
 
 const server = setupServer()
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
@@ -71,11 +73,20 @@ describe("createProofRequest (PUT /disputes/proofRequest)", () => {
     expect(submissionOutcome(await rejection(client().createProofRequest([SCAN_A])))).toBe("unknown")
   })
 
-  it("treats a network failure after sending as an unknown outcome", async () => {
-    server.use(http.put(`${BASE}/disputes/proofRequest`, () => HttpResponse.error()))
-    const error = await rejection(client().createProofRequest([SCAN_A]))
-    expect(error).toBeInstanceOf(ServiceScanConnectionError)
-    expect(submissionOutcome(error)).toBe("unknown")
+  it("treats a 500 as an unknown outcome (the service failed, perhaps after storing it)", async () => {
+    server.use(http.put(`${BASE}/disputes/proofRequest`, () => new HttpResponse("Internal Server Error", { status: 500 })))
+    expect(submissionOutcome(await rejection(client().createProofRequest([SCAN_A])))).toBe("unknown")
+  })
+
+  // Whether a connection was up is the HTTP core's to observe on a real socket
+  // (MSW has none; see disputes-client.sandbox.unit.spec.ts for resets and timeouts there).
+  it.each([
+    ["a failure with the connection up", new ServiceScanConnectionError({ request: PUT, connected: true }), "unknown"],
+    ["a failure before connecting", new ServiceScanConnectionError({ request: PUT, connected: false }), "not_created"],
+    ["a timeout with the connection up", new ServiceScanTimeoutError(100, { request: PUT, connected: true }), "unknown"],
+    ["a timeout while connecting", new ServiceScanTimeoutError(100, { request: PUT, connected: false }), "not_created"],
+  ])("classifies %s as %s", (_case, error, outcome) => {
+    expect(submissionOutcome(error)).toBe(outcome)
   })
 
   it.each([

@@ -56,6 +56,17 @@ describe("toMedusaError", () => {
     expect(timeout.message).toMatch(/^Could not capture the payment: .*timed out after 100 ms\. The outcome is unknown; retrying is safe/)
   })
 
+  it.each([
+    ["a reset once connected", new ServiceScanConnectionError({ request, connected: true }), true],
+    ["a refused connection", new ServiceScanConnectionError({ request, connected: false }), false],
+    ["a timeout once connected", new ServiceScanTimeoutError(100, { request, connected: true }), true],
+    ["a timeout while connecting", new ServiceScanTimeoutError(100, { request, connected: false }), false],
+  ])("calls the processor's outcome unknown after %s: %s", (_case, error, unknown) => {
+    expect(toMedusaError(error, { operation: "authorize", stage: "processor", gateway: "worldpay" })).toMatchObject({
+      outcomeUnknown: unknown,
+    })
+  })
+
   it("reads the exchange's 4xx answers", () => {
     const exchange = (status: number, body: unknown) =>
       toMedusaError(new ServiceScanHttpError(status, body, { request: { method: "GET", url: "https://c/x" } }), {
