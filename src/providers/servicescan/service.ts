@@ -396,9 +396,13 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   }
 
   /**
-   * Refunds part or all of the capture; may be called repeatedly. Medusa's
-   * idempotency key is the Refund id: it becomes the processor request id, and
-   * a refund already recorded under it is returned without a call.
+   * Refunds part or all of the capture; may be called repeatedly. A refund
+   * already recorded under Medusa's idempotency key (the Refund id) is returned
+   * without a call. The processor request id is NOT that key: Medusa deletes a
+   * Refund whose provider call failed and makes a new one on retry, so a retry
+   * after an unknown outcome would reach cnpAPI as a new credit and refund the
+   * customer twice. The id comes from what a retry shares with the lost
+   * attempt: the authorization, how many refunds succeeded before, the amount.
    */
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
     const payment = this.readPaymentData(input.data, "refund")
@@ -449,9 +453,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       )
     }
 
-    const requestId = key
-      ? processorIdFor(key)
-      : hashId(`${payment.request_id}:refund:${payment.refunds.length}:${amountMinor}`)
+    const requestId = hashId(`${payment.request_id}:refund:${payment.refunds.length}:${amountMinor}`)
     const logContext = { operation: "refund" as const, request_id: requestId, form_id: payment.form_id }
     let result: GatewayResult
     try {

@@ -1,6 +1,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
+import { HttpResponse } from "msw"
 import { setupServer } from "msw/node"
-import { processorIdFor } from "../ids"
+import { hashId } from "../ids"
 import {
   authorizedPayment,
   capturedPayment,
@@ -18,7 +19,7 @@ const REFUND_1 = "ref_01JB8XKQ7YV2M3N4P5Q6R7S8R1"
 const REFUND_2 = "ref_01JB8XKQ7YV2M3N4P5Q6R7S8R2"
 
 describe("refundPayment", () => {
-  it("credits the capture in minor units, with the refund id as request id, and can repeat", async () => {
+  it("credits the capture in minor units, with a request id per refund, and can repeat", async () => {
     const cnp: CnpRequestRecord[] = []
     let n = 0
     server.use(cnpHandler(cnp, () => cnpResponse("credit", { cnpTxnId: `9900${++n}` })))
@@ -39,7 +40,7 @@ describe("refundPayment", () => {
       [
         "credit",
         {
-          "@_id": processorIdFor(REFUND_1),
+          "@_id": hashId(`${capturedPayment().request_id}:refund:0:250`),
           "@_reportGroup": "Default Report Group",
           cnpTxnId: "84000000000000002",
           amount: "250",
@@ -48,14 +49,14 @@ describe("refundPayment", () => {
       [
         "credit",
         {
-          "@_id": processorIdFor(REFUND_2),
+          "@_id": hashId(`${capturedPayment().request_id}:refund:1:325`),
           "@_reportGroup": "Default Report Group",
           cnpTxnId: "84000000000000002",
           amount: "325",
         },
       ],
     ])
-    expect(processorIdFor(REFUND_1)).toBe("1JB8XKQ7YV2M3N4P5Q6R7S8R1")
+    expect(cnp[0].txn["@_id"]).toHaveLength(25)
     expect(second.data?.refunds).toEqual([
       expect.objectContaining({ cnp_txn_id: "99001", amount_minor: 250, capture_cnp_txn_id: "84000000000000002", idempotency_key: REFUND_1 }),
       expect.objectContaining({ cnp_txn_id: "99002", amount_minor: 325, idempotency_key: REFUND_2 }),
@@ -117,6 +118,21 @@ describe("refundPayment", () => {
     const first = await provider.refundPayment({ data, amount: "0.505", context: { idempotency_key: REFUND_1 } })
     await provider.refundPayment({ data: first.data, amount: "0.505", context: { idempotency_key: REFUND_2 } })
     expect(cnp.map((r) => r.txn.amount)).toEqual(["51", "50"])
+  })
+
+  it("sends a retry after an unknown outcome under the lost attempt's request id, though Medusa made a new Refund", async () => {
+    const cnp: CnpRequestRecord[] = []
+    let answered = 0
+    server.use(
+      cnpHandler(cnp, () => (answered++ === 0 ? new HttpResponse("upstream timed out", { status: 504 }) : cnpResponse("credit")))
+    )
+    const { provider } = createProvider({ maxRetries: 0 })
+    const data = capturedPayment()
+    const lost = await provider.refundPayment({ data, amount: 2.5, context: { idempotency_key: REFUND_1 } }).catch((e: unknown) => e)
+    expect(lost).toMatchObject({ outcomeUnknown: true })
+    // Medusa deleted REFUND_1 and retries with a new Refund, from the same payment data.
+    await provider.refundPayment({ data, amount: 2.5, context: { idempotency_key: REFUND_2 } })
+    expect(cnp.map((r) => r.txn["@_id"])).toEqual([cnp[0].txn["@_id"], cnp[0].txn["@_id"]])
   })
 
   it("maps a processor refusal (365) to a merchant-facing error with the raw code", async () => {
