@@ -165,6 +165,7 @@ const DECLINE_MESSAGES: Readonly<Record<DeclineReason, string>> = {
   authorization_unavailable: SHOPPER_MESSAGES.notProcessed,
   exceeds_captured_amount: SHOPPER_MESSAGES.notProcessed,
   already_settled: SHOPPER_MESSAGES.notProcessed,
+  already_captured: SHOPPER_MESSAGES.notProcessed,
 }
 
 /** Decline reasons that are the merchant's setup, not the card. */
@@ -192,6 +193,17 @@ type Classified = {
   detail: string
   processorResponse?: ProcessorResponse
   outcomeUnknown?: boolean
+  /** What the merchant can do about a refusal (admin operations only). */
+  merchantHint?: string
+}
+
+/** Refusals a merchant can resolve from Medusa, and how. */
+const MERCHANT_HINTS: Partial<Record<DeclineReason, string>> = {
+  // Typically a capture whose answer was lost: Medusa deleted its Capture, but
+  // the processor took the money. A new capture reuses the request id, so the
+  // processor answers with the original one and Medusa records it.
+  already_captured:
+    "The processor already captured this authorization, so it cannot be released: capture the payment in Medusa to record that capture, then refund it.",
 }
 
 /**
@@ -234,7 +246,7 @@ export function toMedusaError(
     : ""
   const message =
     classified.category === "declined"
-      ? `${who} did not ${OPERATION_VERBS[context.operation]}${code}.`
+      ? `${who} did not ${OPERATION_VERBS[context.operation]}${code}.${classified.merchantHint ? ` ${classified.merchantHint}` : ""}`
       : `Could not ${OPERATION_VERBS[context.operation]}: ${sentence(classified.detail)}${
           classified.outcomeUnknown
             ? " The outcome is unknown; retrying is safe (the request id is reused)."
@@ -284,6 +296,7 @@ function classify(
       shopperMessage: DECLINE_MESSAGES[reason],
       detail: `${error.gateway} answered ${result.responseCode} ${result.message} (${reason})`,
       processorResponse,
+      merchantHint: MERCHANT_HINTS[reason],
     }
   }
 

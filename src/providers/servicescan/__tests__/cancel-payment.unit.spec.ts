@@ -68,8 +68,20 @@ describe("cancelPayment", () => {
     expect(result.data).toMatchObject({ status: "canceled", cancellation: { kind: "capture" } })
   })
 
+  it("refuses to call a captured authorization (111) released, and says how to record the capture", async () => {
+    server.use(
+      cnpHandler([], () => cnpResponse("authReversal", { response: "111", message: "Authorization amount has already been depleted" }))
+    )
+    const { provider } = createProvider()
+    await expect(provider.cancelPayment({ data: authorizedPayment(), context: {} })).rejects.toMatchObject({
+      type: MedusaError.Types.NOT_ALLOWED,
+      message:
+        "Worldpay did not cancel the payment (111 Authorization amount has already been depleted). The processor already captured this authorization, so it cannot be released: capture the payment in Medusa to record that capture, then refund it.",
+      processorResponse: { code: "111" },
+    })
+  })
+
   it.each([
-    ["111", "Authorization amount has already been depleted"],
     ["306", "Authorization no longer available"],
     ["361", "Authorization no longer available"],
   ])("counts %s (already released) as success", async (code, message) => {

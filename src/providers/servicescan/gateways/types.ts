@@ -116,6 +116,7 @@ export type DeclineReason =
   | "authorization_unavailable"
   | "exceeds_captured_amount"
   | "already_settled"
+  | "already_captured"
   | "generic"
 
 /** The card as the processor reports it; never more than the last four digits. */

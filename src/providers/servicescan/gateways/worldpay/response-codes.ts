@@ -51,6 +51,8 @@ const REASONS: ReadonlyArray<readonly [DeclineReason, readonly string[]]> = [
   ["authorization_unavailable", ["306", "361"]],
   ["exceeds_captured_amount", ["365"]],
   ["already_settled", ["362"]],
+  // 111 "Authorization amount has already been depleted": captured in full.
+  ["already_captured", ["111"]],
 ]
 
 const REASON_BY_CODE: ReadonlyMap<string, DeclineReason> = new Map(
@@ -63,9 +65,10 @@ const REASON_BY_CODE: ReadonlyMap<string, DeclineReason> = new Map(
  * - capture: 111 "Authorization amount has already been depleted": the
  *   authorization is fully captured. (306/361 are NOT here: an authorization
  *   that expired or was reversed has no money to capture.)
- * - authReversal: 111 (nothing left to release), 306 "Authorization has expired,
- *   no need to reverse" in the cnpAPI reference (the sandbox words it
- *   "Authorization no longer available"), 361 "Authorization no longer available".
+ * - authReversal: 306 "Authorization has expired, no need to reverse" in the
+ *   cnpAPI reference (the sandbox words it "Authorization no longer
+ *   available"), 361 "Authorization no longer available". Not 111: a depleted
+ *   authorization was captured, so the money was taken, not released.
  * - void: none. 362 "Transaction Not Voided - Already Settled" can mean a
  *   settled capture that still holds the money, so it is a failure; a repeated
  *   void carries the same request id and gets the original approval back
@@ -77,7 +80,7 @@ const ALREADY_DONE: Readonly<Record<CnpTransactionType, ReadonlySet<string>>> = 
   capture: new Set(["111"]),
   credit: new Set(),
   void: new Set(),
-  authReversal: new Set(["111", "306", "361"]),
+  authReversal: new Set(["306", "361"]),
 }
 
 export type CodeClassification = {
