@@ -502,24 +502,27 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       // Nothing was authorized: there is nothing to release at the processor.
       return { data: input.data }
     }
-    return { data: await this.release(parsed.data, "cancel") }
+    return { data: await this.release(parsed.data) }
   }
 
   /**
-   * Called when a session is replaced or removed. A pending session has
-   * nothing at the processor. A session that still holds an authorization
-   * (the order was never created) is released, best effort: a failure is
-   * logged for the merchant but does not block the shopper's new session.
+   * Called when a session is replaced or removed. It never calls the
+   * processor, even for a session that still holds an authorization: that
+   * session may belong to an order already placed (a storefront that asks for
+   * a new session after losing the completion's answer replaces it), and
+   * releasing would leave the order with an authorization that cannot be
+   * captured. An authorization whose order was never created is released by
+   * Medusa's compensation (`cancelPayment`) when the creation fails.
    */
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
     const parsed = paymentDataSchema.safeParse(input.data ?? {})
-    if (parsed.success && parsed.data.status === "authorized" && parsed.data.captures.length === 0) {
-      try {
-        return { data: await this.release(parsed.data, "delete") }
-      } catch {
-        // `release` logged the failure with its processor code.
-        return { data: input.data }
-      }
+    if (parsed.success && parsed.data.status === "authorized") {
+      this.log("info", {
+        operation: "delete",
+        event: "authorization_kept",
+        request_id: parsed.data.request_id,
+        detail: "a session holding an authorization was removed; the authorization is left to its order (or was released when the order failed)",
+      })
     }
     return { data: input.data }
   }
@@ -554,10 +557,8 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   }
 
   /** Releases the authorization or voids the capture, and records it. */
-  private async release(
-    payment: ServiceScanPaymentData,
-    operation: "cancel" | "delete"
-  ): Promise<ServiceScanPaymentData> {
+  private async release(payment: ServiceScanPaymentData): Promise<ServiceScanPaymentData> {
+    const operation = "cancel" as const
     if (payment.status === "canceled") {
       return payment
     }

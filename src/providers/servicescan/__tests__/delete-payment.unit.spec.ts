@@ -3,7 +3,6 @@ import {
   authorizedPayment,
   capturedPayment,
   CnpRequestRecord,
-  cnpResponse,
   createProvider,
   logEntries,
   SESSION_ID,
@@ -21,28 +20,24 @@ describe("deletePayment", () => {
     await expect(provider.deletePayment({ data, context: { idempotency_key: SESSION_ID } })).resolves.toEqual({ data })
   })
 
-  it("releases an authorization left on a session whose order was never created", async () => {
+  it("never releases an authorization: the session may belong to an order already placed", async () => {
     const cnp: CnpRequestRecord[] = []
-    server.use(cnpHandler(cnp, () => cnpResponse("authReversal")))
-    const { provider } = createProvider()
-    const result = await provider.deletePayment({ data: authorizedPayment(), context: {} })
-    expect(cnp.map((r) => r.type)).toEqual(["authReversal"])
-    expect(result.data).toMatchObject({ status: "canceled" })
-  })
-
-  it("never touches a captured payment", async () => {
-    const { provider } = createProvider()
-    const data = capturedPayment()
-    await expect(provider.deletePayment({ data, context: {} })).resolves.toEqual({ data })
-  })
-
-  it("does not block the shopper when the release fails; the merchant gets a log line", async () => {
-    server.use(cnpHandler([], () => cnpResponse("authReversal", { response: "360", message: "No transaction found" })))
+    server.use(cnpHandler(cnp))
     const { provider, logger } = createProvider()
     const data = authorizedPayment()
     await expect(provider.deletePayment({ data, context: {} })).resolves.toEqual({ data })
+    expect(cnp).toEqual([])
     expect(logEntries(logger)).toEqual([
-      expect.objectContaining({ operation: "delete", event: "failed", processor_code: "360" }),
+      expect.objectContaining({ operation: "delete", event: "authorization_kept", request_id: data.request_id }),
     ])
+  })
+
+  it("never touches a captured payment", async () => {
+    const cnp: CnpRequestRecord[] = []
+    server.use(cnpHandler(cnp))
+    const { provider } = createProvider()
+    const data = capturedPayment()
+    await expect(provider.deletePayment({ data, context: {} })).resolves.toEqual({ data })
+    expect(cnp).toEqual([])
   })
 })
