@@ -276,6 +276,14 @@ medusaIntegrationTestRunner({
         expect(Buffer.from(download.data)).toEqual(expected)
         // The key never reaches the admin's browser.
         expect(JSON.stringify(download.headers)).not.toContain(SECRET_KEY)
+
+        // The archived copy is gone (a wiped local store): ServiceScan still has it.
+        const [row] = await service().listScanEvidences({ scan_id: scanId }, { select: ["archived_file_id"] })
+        await rm(join(process.cwd(), "static", row.archived_file_id!))
+        const fallback = await proxiedImage(scanId)
+        expect(fallback.status).toBe(200)
+        expect(fallback.headers["x-servicescan-image-source"]).toBe("servicescan")
+        expect(Buffer.from(fallback.data)).toEqual(expected)
       })
 
       it("streams the image from ServiceScan when it is not archived", async () => {

@@ -67,19 +67,41 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminGetScanI
     sendError(res, mapped)
     return
   }
-  await send(res, image.body, {
-    contentType: image.contentType,
-    contentLength: image.contentLength,
-    disposition,
-    source: "servicescan",
-  })
+  try {
+    await send(res, image.body, {
+      contentType: image.contentType,
+      contentLength: image.contentLength,
+      disposition,
+      source: "servicescan",
+    })
+  } catch (error) {
+    // Broke before the first byte (our timeout, a reset): still time for a proper error.
+    sendError(res, imageErrorResponse(error) ?? UPSTREAM_BROKE)
+    req.scope
+      .resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+      .warn(`servicescan: image of scan ${scanId} broke off before any byte: ${(error as Error).message}`)
+  }
 }
+
+const UPSTREAM_BROKE = {
+  status: 502,
+  type: "upstream_error",
+  code: "upstream_error",
+  message: "ServiceScan's image broke off before any byte arrived; try again later",
+}
+
 
 async function send(
   res: MedusaResponse,
   body: Readable,
   meta: { contentType: string; contentLength?: number; disposition: string; source: string }
 ): Promise<void> {
+  // Nothing is promised before the first bytes exist: a source that fails at
+  // once (an archived file that is gone, an upstream reset) throws here with
+  // the response untouched, so the caller can still answer otherwise.
+  const chunks = body[Symbol.asyncIterator]()
+  const head = await chunks.next()
+
   res.status(200)
   res.setHeader("Content-Type", meta.contentType.startsWith("image/") ? meta.contentType : "image/jpeg")
   if (meta.contentLength !== undefined) {
@@ -91,10 +113,18 @@ async function send(
   res.setHeader("X-Content-Type-Options", "nosniff")
   res.setHeader("X-ServiceScan-Image-Source", meta.source)
   try {
-    await pipeline(body, res)
+    await pipeline(async function* () {
+      if (head.done) {
+        return
+      }
+      yield head.value
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+        yield next.value
+      }
+    }, res)
   } catch {
-    // The admin went away, or the upstream stream broke mid-way: headers are
-    // sent, so the only honest signal left is a cut connection.
+    // The admin went away, or the source broke mid-way: headers are sent, so
+    // the only honest signal left is a cut connection.
     res.destroy()
   }
 }
