@@ -56,9 +56,11 @@ export class ServiceScanTimeoutError extends ServiceScanError {
  * Why a payment did not go through:
  * - `validation`: the card form reported a problem with what the shopper typed (Medusa was not called);
  * - `declined`: Medusa could not complete the cart because the payment was refused;
- * - `network`: the hosted form or Medusa could not be reached, or answered with an HTTP error.
+ * - `rejected`: Medusa answered a call with a 4xx error (e.g. an item went out of stock, no shipping
+ *   method, the cart is already being completed, invalid data): retrying as is will not help;
+ * - `network`: the hosted form or Medusa could not be reached, or Medusa answered with a 5xx error.
  */
-export type ServiceScanPaymentErrorKind = "validation" | "declined" | "network";
+export type ServiceScanPaymentErrorKind = "validation" | "declined" | "rejected" | "network";
 
 /** Details carried by a {@link ServiceScanPaymentError}. */
 export interface ServiceScanPaymentErrorDetails {

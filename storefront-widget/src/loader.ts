@@ -11,6 +11,8 @@ type WithServiceScan = { ServiceScan?: ServiceScanNamespace };
 
 // One promise per URL: concurrent callers share it; it is dropped on failure so the next call retries.
 const loads = new Map<string, Promise<ServiceScanNamespace>>();
+// Page-owned tags that failed: left in place (they are not ours to remove), but a retry must not wait on them again.
+const failedTags = new WeakSet<HTMLScriptElement>();
 
 const loaded = (): ServiceScanNamespace | undefined => {
   const ns = (window as WithServiceScan).ServiceScan;
@@ -21,7 +23,8 @@ const loaded = (): ServiceScanNamespace | undefined => {
  * Loads the ServiceScan client script once per URL and resolves with the
  * `ServiceScan` namespace. Concurrent calls share one `<script>` tag. On
  * failure the promise rejects with a {@link ServiceScanLoadError}, the failed
- * tag is removed, and a later call tries again.
+ * tag is removed if the loader added it, and a later call tries again (with a
+ * tag of its own).
  *
  * Reuses the global when the page already has it, and reuses a matching
  * `<script>` tag already in the page instead of adding a second one.
@@ -39,8 +42,9 @@ export function loadServiceScan(
       if (ready) return resolve(ready);
       // `src` is the resolved URL, the attribute is what was written: match either form.
       let script = Array.from(document.scripts).find(
-        (s) => s.src == clientScriptUrl || s.getAttribute("src") == clientScriptUrl,
+        (s) => !failedTags.has(s) && (s.src == clientScriptUrl || s.getAttribute("src") == clientScriptUrl),
       );
+      const ours = !script;
       if (!script) {
         script = document.createElement("script");
         script.src = clientScriptUrl;
@@ -54,8 +58,10 @@ export function loadServiceScan(
         tag.removeEventListener("error", onError);
         const ns = loaded();
         if (!kind && ns) return resolve(ns);
-        // Remove the dead tag so the retry injects a fresh one instead of finding this one.
-        tag.remove();
+        // Only a tag we added is removed; the retry then injects a fresh one instead of finding this one.
+        // The page's own tag stays (the page may hold or re-use it) and is skipped by the retry instead.
+        if (ours) tag.remove();
+        else failedTags.add(tag);
         loads.delete(clientScriptUrl);
         reject(new ServiceScanLoadError(kind || "script", clientScriptUrl));
       };

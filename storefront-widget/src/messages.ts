@@ -30,6 +30,8 @@ export interface ServiceScanMessages extends Record<ServiceScanResponseCode, str
   loadFailed: string;
   /** Shown for a decline when Medusa gave no message of its own. */
   declined: string;
+  /** Shown when Medusa refused the request (HTTP 4xx) without a message of its own. */
+  rejected: string;
   /** Shown when the hosted form or Medusa could not be reached. */
   network: string;
 }
@@ -52,6 +54,7 @@ export const serviceScanMessages: ServiceScanMessages = {
   frameTitle: "Secure card payment form",
   loadFailed: "The card form couldn't load. Please check your connection and reload the page.",
   declined: "Your card was declined. Please try another card.",
+  rejected: "We couldn't place your order. Please review your cart and try again.",
   network: "We couldn't reach the payment service. Please check your connection and try again.",
 };
 

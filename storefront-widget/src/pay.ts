@@ -62,9 +62,10 @@ const paying = new Map<string, Promise<unknown>>();
  *
  * It never rejects for a failed payment: it resolves with
  * `{ type: "order", order }` or `{ type: "error", error }`, where `error` is a
- * {@link ServiceScanPaymentError} of kind `validation`, `declined` or
- * `network` whose `message` can be shown as is. Calls for a cart that is
- * already being paid return the pending result.
+ * {@link ServiceScanPaymentError} of kind `validation`, `declined`,
+ * `rejected` (Medusa answered 4xx; the message is Medusa's when it gave one)
+ * or `network` (unreachable, or 5xx) whose `message` can be shown as is.
+ * Calls for a cart that is already being paid return the pending result.
  */
 export function payWithServiceScan<TCart extends { id: string }, TOrder>(
   sdk: ServiceScanSdk<TCart, TOrder>,
@@ -85,14 +86,20 @@ async function pay<TCart extends { id: string }, TOrder>(
   { form, providerId = "pp_servicescan_servicescan", messages }: PayWithServiceScanOptions,
 ): Promise<ServiceScanPaymentResult<TCart, TOrder>> {
   const m = withMessages(messages);
-  const network = (cause: unknown) => {
-    const status = (cause as { status?: unknown } | null)?.status;
+  // The js-sdk throws a `FetchError` with `status` and, as `message`, the JSON body's `message`
+  // (or the status text when the body has none) for any non-2xx answer; a failed fetch has no status.
+  const failed = (cause: unknown) => {
+    const { status, message, statusText } = (cause || {}) as { status?: unknown; message?: unknown; statusText?: unknown };
+    const http = typeof status == "number" ? status : undefined;
+    // A 4xx means Medusa was reached and refused (out of stock, no shipping method, cart already being
+    // completed, invalid data): calling it a connection problem would send the shopper retrying in vain.
+    // Its message is written for the client; a bare status text ("Conflict") is not, so it gets ours.
+    const rejected = http != undefined && http >= 400 && http < 500;
+    const text = rejected && typeof message == "string" && message != statusText ? message : "";
+    const kind = rejected ? "rejected" : "network";
     return {
       type: "error" as const,
-      error: new ServiceScanPaymentError("network", m.network, {
-        status: typeof status == "number" ? status : undefined,
-        cause,
-      }),
+      error: new ServiceScanPaymentError(kind, rejected ? text || m.rejected : m.network, { status: http, cause }),
     };
   };
 
@@ -100,8 +107,8 @@ async function pay<TCart extends { id: string }, TOrder>(
   try {
     result = await form.submit();
   } catch (e) {
-    // Timeout or a form that never loaded: the hosted service was unreachable.
-    return network(e);
+    // Timeout or a form that never loaded: the hosted service was unreachable (no status, so `network`).
+    return failed(e);
   }
   const code = result.responseCode;
   if (code != "870") {
@@ -125,6 +132,6 @@ async function pay<TCart extends { id: string }, TOrder>(
       error: new ServiceScanPaymentError("declined", done.error?.message || m.declined, { cause: done.error }),
     };
   } catch (e) {
-    return network(e);
+    return failed(e);
   }
 }

@@ -179,16 +179,32 @@ export const ServiceScanCardForm = forwardRef(function ServiceScanCardForm(
     onReady,
     onError,
   });
-  const [notice, setNotice] = useState("");
+  // `n` counts attempts: the message element is keyed by it, so the same text after another attempt is
+  // a new node in the live region and is announced again (equal state alone would not even re-render).
+  const [notice, setNotice] = useState({ text: "", n: 0 });
+  // What the region shows, readable from the handle; silence after silence is no update at all.
+  const shown = useRef("");
+  const say = (text: string) => {
+    if (!text && !shown.current) return;
+    shown.current = text;
+    setNotice((prev) => ({ text, n: prev.n + 1 }));
+  };
   const { submit, focus } = form;
 
   useImperativeHandle(
     ref,
     () => ({
       async submit() {
-        const result = await submit();
+        let result: ServiceScanSubmitResult;
+        try {
+          result = await submit();
+        } catch (e) {
+          // No code this time (timeout, unmount, load failure): an earlier validation message no longer applies.
+          say("");
+          throw e;
+        }
         const ok = result.responseCode == "870";
-        setNotice(ok ? "" : describeResponseCode(result.responseCode, m));
+        say(ok ? "" : describeResponseCode(result.responseCode, m));
         // The iframe is cross-origin, so its field can't be targeted; focusing the frame puts the shopper back in the form.
         if (!ok) focus();
         return result;
@@ -200,10 +216,12 @@ export const ServiceScanCardForm = forwardRef(function ServiceScanCardForm(
     [submit, focus, JSON.stringify(m)],
   );
 
+  const text = form.status == "error" ? m.loadFailed : notice.text;
   return (
     <div className={className}>
       <div ref={form.ref} />
-      <div aria-live="polite">{form.status == "error" ? m.loadFailed : notice}</div>
+      {/* The region itself stays put (screen readers watch it from when it appears); only its content is replaced. */}
+      <div aria-live="polite">{text && <span key={notice.n}>{text}</span>}</div>
     </div>
   );
 });

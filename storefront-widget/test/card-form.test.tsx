@@ -204,7 +204,7 @@ describe("<ServiceScanCardForm>", () => {
       expect(result).toMatchObject({ responseCode: "871" });
       expect(live).toHaveAttribute("aria-live", "polite");
       expect(live).toHaveTextContent(serviceScanMessages["871"]);
-      expect(screen.getByText(serviceScanMessages["871"])).toBe(live);
+      expect(live).toContainElement(screen.getByText(serviceScanMessages["871"]));
       expect(document.activeElement).toBe(frame());
 
       // Fixed: the message goes away.
@@ -213,6 +213,45 @@ describe("<ServiceScanCardForm>", () => {
         await ref.current!.submit();
       });
       expect(live).toHaveTextContent("");
+    });
+
+    it("announces the same validation problem again on each attempt", async () => {
+      svc.code = "871";
+      const { ref, live } = await renderForm();
+      // Screen readers speak what is added to a live region; an untouched region is silent.
+      let records: MutationRecord[] = [];
+      const observer = new MutationObserver((batch) => records.push(...batch));
+      observer.observe(live, { childList: true, subtree: true, characterData: true });
+      const announced = () => {
+        const added = [...records, ...observer.takeRecords()].flatMap((r) => Array.from(r.addedNodes));
+        records = [];
+        return added.map((n) => n.textContent);
+      };
+      for (let attempt = 1; attempt <= 2; attempt++) {
+        await act(async () => {
+          await ref.current!.submit();
+        });
+        expect(announced()).toEqual([serviceScanMessages["871"]]);
+        expect(live).toHaveTextContent(serviceScanMessages["871"]);
+      }
+      observer.disconnect();
+    });
+
+    it("clears an earlier validation message when a later submit fails without a code", async () => {
+      svc.code = "871";
+      const { ref, live } = await renderForm();
+      await act(async () => {
+        await ref.current!.submit();
+      });
+      expect(live).toHaveTextContent(serviceScanMessages["871"]);
+
+      // The page shows its own network error; the stale card message must not sit next to it.
+      svc.getIdMode = "throws";
+      await act(async () => {
+        await expect(ref.current!.submit()).rejects.toThrow("getId failed");
+      });
+      expect(live).toHaveTextContent("");
+      expect(live).toBeEmptyDOMElement();
     });
 
     it("announces validation problems in the given language", async () => {

@@ -60,6 +60,31 @@ describe("loadServiceScan", () => {
     expect(document.querySelectorAll("script")).toHaveLength(1);
   });
 
+  it.each(["network", "timeout"] as const)(
+    "leaves a <script> the page added in place when it fails (%s), and the retry adds its own",
+    async (kind) => {
+      const url = freshUrl();
+      svc.outcome = kind == "network" ? "network" : "hang";
+      const own = document.createElement("script");
+      own.src = url;
+      document.head.appendChild(own);
+
+      await expect(failure(loadServiceScan(url, { timeoutMs: 30 }))).resolves.toMatchObject({ kind });
+      expect(own.isConnected).toBe(true);
+
+      // The retry does not wait on the page's dead tag again; it injects (and owns) a fresh one.
+      svc.outcome = "network";
+      await expect(failure(loadServiceScan(url, { timeoutMs: 1000 }))).resolves.toMatchObject({ kind: "network" });
+      expect(own.isConnected).toBe(true);
+      expect(Array.from(document.scripts)).toEqual([own]);
+
+      svc.outcome = "ok";
+      await expect(loadServiceScan(url)).resolves.toBe(svc.namespace);
+      expect(own.isConnected).toBe(true);
+      expect(svc.scripts).toHaveLength(3);
+    },
+  );
+
   it("rejects with kind 'script' when the script loads but defines no ServiceScan.Form", async () => {
     const url = freshUrl();
     svc.outcome = "script";

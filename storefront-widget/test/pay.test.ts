@@ -132,6 +132,55 @@ describe("payWithServiceScan", () => {
     expect(sdk.store.cart.complete).not.toHaveBeenCalled();
   });
 
+  it("returns a rejected error with Medusa's message when initiatePaymentSession answers 400, and does not complete", async () => {
+    const { sdk } = fakeSdk();
+    const failure = new FetchError("Invalid request: Expected type: 'string' for field 'provider_id'", "Bad Request", 400);
+    sdk.store.payment.initiatePaymentSession.mockRejectedValueOnce(failure);
+
+    const result = await payWithServiceScan(sdk, cart, { form: form({}) });
+
+    expect(result).toMatchObject({
+      type: "error",
+      error: { kind: "rejected", status: 400, message: failure.message, cause: failure },
+    });
+    expect(sdk.store.cart.complete).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    [400, "Bad Request", "Variant variant_01 does not have the required inventory"],
+    [400, "Bad Request", "No shipping method selected but the cart contains items that require shipping."],
+    [409, "Conflict", "Cart is already being completed by another request"],
+    [422, "Unprocessable Entity", "Your cart could not be completed."],
+  ])("returns a rejected (not network) error with Medusa's message when complete answers %i", async (status, statusText, message) => {
+    const { sdk } = fakeSdk();
+    const failure = new FetchError(message, statusText, status);
+    sdk.store.cart.complete.mockRejectedValueOnce(failure);
+
+    const result = await payWithServiceScan(sdk, cart, { form: form({}) });
+
+    expect(result).toMatchObject({ type: "error", error: { kind: "rejected", status, message, cause: failure } });
+    if (result.type == "error") expect(result.error).toBeInstanceOf(ServiceScanPaymentError);
+  });
+
+  it("uses the (localisable) rejected message when a 4xx carries no message of its own", async () => {
+    const { sdk } = fakeSdk();
+    // The SDK falls back to the status text when the body has no `message`.
+    sdk.store.cart.complete.mockRejectedValueOnce(new FetchError("Conflict", "Conflict", 409));
+    const result = await payWithServiceScan(sdk, cart, { form: form({}) });
+    expect(result).toMatchObject({ type: "error", error: { kind: "rejected", status: 409, message: serviceScanMessages.rejected } });
+
+    sdk.store.cart.complete.mockRejectedValueOnce(new FetchError("", "", 400));
+    const fr = await payWithServiceScan(sdk, cart, { form: form({}), messages: { rejected: "Commande impossible." } });
+    expect(fr).toMatchObject({ type: "error", error: { kind: "rejected", status: 400, message: "Commande impossible." } });
+  });
+
+  it("keeps 5xx answers from complete as network errors", async () => {
+    const { sdk } = fakeSdk();
+    sdk.store.cart.complete.mockRejectedValueOnce(new FetchError("An unknown error occurred.", "Internal Server Error", 500));
+    const result = await payWithServiceScan(sdk, cart, { form: form({}) });
+    expect(result).toMatchObject({ type: "error", error: { kind: "network", status: 500, message: serviceScanMessages.network } });
+  });
+
   it("returns a network error without status when fetch itself fails during complete", async () => {
     const { sdk } = fakeSdk();
     sdk.store.cart.complete.mockRejectedValueOnce(new TypeError("Failed to fetch"));
