@@ -10,6 +10,8 @@ import { syncServiceScanProofRequests } from "../../src/jobs/sync-servicescan-pr
 import { SERVICESCAN_MODULE } from "../../src/modules/servicescan"
 import type ServiceScanModuleService from "../../src/modules/servicescan/service"
 import { signWebhookPayload } from "../../src/modules/servicescan/utils/webhook-signature"
+import { recordChargebackWorkflow, RecordChargebackWorkflowInput } from "../../src/workflows/record-chargeback"
+import { createStep, createWorkflow, WorkflowData, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 
 /**
  * The disputes feature through the real app, with the real sandbox over HTTP:
@@ -45,6 +47,23 @@ type Chargeback = {
 
 let externalIds = 0
 const nextExternalId = () => `dp_${Date.now().toString(36)}_${++externalIds}`
+
+/**
+ * `recordChargebackWorkflow` as a step of a caller that fails right after it:
+ * the recording is rolled back by its own compensations, as it would be when
+ * another store's dispute handler calls it and then fails.
+ */
+const failAfterRecording = createStep("test-fail-after-recording", async () => {
+  throw new Error("The caller failed after recording (a test's failure)")
+})
+const recordThenFailWorkflow = createWorkflow(
+  "test-record-chargeback-then-fail",
+  (input: WorkflowData<RecordChargebackWorkflowInput>) => {
+    const recorded = recordChargebackWorkflow.runAsStep({ input })
+    failAfterRecording()
+    return new WorkflowResponse(recorded)
+  }
+)
 
 medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
@@ -404,6 +423,42 @@ medusaIntegrationTestRunner({
           `Chargeback ${body.external_id} is already recorded on order ${orderId}, not ${otherOrderId}`
         )
         expect((await admin.get(`/admin/servicescan/chargebacks?order_id=${otherOrderId}`)).data.count).toBe(0)
+      })
+
+      it("keeps, on its order, a rolled-back chargeback whose proof request may exist at ServiceScan", async () => {
+        const { orderId, scanId } = await paidOrder()
+        const body = chargebackBody(orderId)
+        // The PUT is processed by ServiceScan, its answer lost: the proof request may exist there.
+        await faults({ dropResponse: { route: "disputes.proofRequest.create", count: 1 } })
+        const { errors } = await recordThenFailWorkflow(container).run({
+          input: { ...body, amount: "10.50", source: "api" },
+          throwOnError: false,
+        })
+        expect(errors[0]?.error?.message).toMatch(/a test's failure/)
+        await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
+
+        const { data } = await admin.get(`/admin/servicescan/chargebacks?order_id=${orderId}&fields=${encodeURIComponent("+proof_requests.status")}`)
+        expect(data.items).toEqual([expect.objectContaining({ external_id: body.external_id, proof_requests: [expect.objectContaining({ status: "submitting" })] })])
+        // Still on the order through the link, where the admin's order page looks.
+        const { data: orders } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
+          entity: "order",
+          fields: ["chargebacks.external_id"],
+          filters: { id: orderId },
+        })
+        expect(orders[0].chargebacks).toEqual([expect.objectContaining({ external_id: body.external_id })])
+        // The dispute delivered again is "already recorded": no second proof request goes out.
+        expect((await webhook(body)).data).toMatchObject({ created: false })
+        expect((await remoteProofs()).filter((p) => p.scanIds.includes(scanId))).toHaveLength(1)
+      })
+
+      it("removes a rolled-back chargeback whose proof request never left", async () => {
+        const { orderId } = await paidOrder()
+        const body = chargebackBody(orderId)
+        await faults({ errorRate: 1 })
+        await recordThenFailWorkflow(container).run({ input: { ...body, source: "api" }, throwOnError: false })
+        await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
+        expect((await admin.get(`/admin/servicescan/chargebacks?order_id=${orderId}`)).data.count).toBe(0)
+        expect((await webhook(body)).data).toMatchObject({ created: true })
       })
 
       it("answers 401 to a bad signature, a stale or future timestamp, a missing header and a tampered body", async () => {

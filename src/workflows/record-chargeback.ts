@@ -1,17 +1,15 @@
-import { Modules } from "@medusajs/framework/utils"
 import { createWorkflow, transform, when, WorkflowData, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import {
   acquireLockStep,
-  createRemoteLinkStep,
   releaseLockStep,
   useQueryGraphStep,
 } from "@medusajs/medusa/core-flows"
 import { randomUUID } from "node:crypto"
-import { SERVICESCAN_MODULE } from "../modules/servicescan"
 import { ChargebackSource } from "../modules/servicescan/types"
 import { createChargebackStep, CreateChargebackStepInput } from "./steps/create-chargeback"
 import { createProofRequestStep } from "./steps/create-proof-request"
 import { findChargebackByExternalIdStep } from "./steps/find-chargeback-by-external-id"
+import { linkChargebackToOrderStep } from "./steps/link-chargeback-to-order"
 import { refreshChargebackStatusesStep } from "./steps/refresh-chargeback-statuses"
 import { submitProofRequestsStep } from "./steps/submit-proof-requests"
 import { collectOrderScanIds, OrderWithPayments } from "./utils/collect-order-scan-ids"
@@ -80,13 +78,11 @@ export const recordChargebackWorkflow = createWorkflow(
 
       const chargeback = createChargebackStep(data.chargeback)
 
-      const link = transform({ chargeback }, ({ chargeback }) => [
-        {
-          [Modules.ORDER]: { order_id: chargeback.order_id },
-          [SERVICESCAN_MODULE]: { chargeback_id: chargeback.id },
-        },
-      ])
-      createRemoteLinkStep(link)
+      const link = transform({ chargeback }, ({ chargeback }) => ({
+        chargeback_id: chargeback.id,
+        order_id: chargeback.order_id,
+      }))
+      linkChargebackToOrderStep(link)
 
       const proofRequest = createProofRequestStep({ chargeback_id: chargeback.id, scan_ids: data.scan_ids })
       const submitIds = transform({ proofRequest }, ({ proofRequest }) => (proofRequest ? [proofRequest.id] : []))

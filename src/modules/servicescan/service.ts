@@ -622,6 +622,20 @@ export default class ServiceScanModuleService extends MedusaService({
     return { id: proofRequest.id, scan_ids: scanIds }
   }
 
+  /**
+   * Whether a chargeback must stay on record when the workflow that created it
+   * is rolled back: one of its proof requests may exist at ServiceScan (it has
+   * a remote id, or its PUT may have gone out). Deleting it would forget that
+   * proof request, and the next delivery of the dispute would send another.
+   */
+  async chargebackHasRemoteProof(chargebackId: string): Promise<boolean> {
+    const rows = await this.listProofRequests(
+      { chargeback_id: chargebackId, $or: [{ remote_id: { $ne: null } }, { status: "submitting" }] },
+      { select: ["id"], take: 1 }
+    )
+    return rows.length > 0
+  }
+
   /** Opens a valid scan's image at the service, as a stream (the admin image proxy). */
   async openServiceImage(scanId: string): Promise<DisputesImage> {
     try {

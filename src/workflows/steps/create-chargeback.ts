@@ -41,13 +41,9 @@ export const createChargebackStep = createStep(
       return
     }
     const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
-    // A proof request that reached ServiceScan must stay on record (see
-    // createProofRequestStep): then the chargeback stays too, as its owner.
-    const submitted = await service.listProofRequests(
-      { chargeback_id: chargebackId, remote_id: { $ne: null } },
-      { select: ["id"], take: 1 }
-    )
-    if (!submitted.length) {
+    // A proof request that may exist at ServiceScan stays on record (see
+    // createProofRequestStep), and so does its chargeback, as its owner.
+    if (!(await service.chargebackHasRemoteProof(chargebackId))) {
       await service.deleteChargebacks(chargebackId)
     }
   }
