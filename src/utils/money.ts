@@ -1,5 +1,7 @@
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { BigNumber, MathBN, MedusaError } from "@medusajs/framework/utils"
+// The table lives in an import-free file so the admin bundle can share it.
+import { currencyExponent as isoExponent } from "./currency-exponents"
 
 /**
  * Money at the processor boundary. Medusa keeps amounts in major units with
@@ -10,58 +12,18 @@ import { BigNumber, MathBN, MedusaError } from "@medusajs/framework/utils"
  * is not.
  */
 
-/**
- * ISO 4217 minor-unit exponents that differ from 2. The list is the standard's
- * (not Medusa's `defaultCurrencies`, whose `decimal_digits` are display hints:
- * it shows HUF and IDR without decimals, while processors count them in
- * hundredths).
- */
-const EXPONENTS: Readonly<Record<string, number>> = {
-  // 0: currencies without a minor unit
-  BIF: 0,
-  CLP: 0,
-  DJF: 0,
-  GNF: 0,
-  ISK: 0,
-  JPY: 0,
-  KMF: 0,
-  KRW: 0,
-  PYG: 0,
-  RWF: 0,
-  UGX: 0,
-  UYI: 0,
-  VND: 0,
-  VUV: 0,
-  XAF: 0,
-  XOF: 0,
-  XPF: 0,
-  // 3: thousandths
-  BHD: 3,
-  IQD: 3,
-  JOD: 3,
-  KWD: 3,
-  LYD: 3,
-  OMR: 3,
-  TND: 3,
-  // 4: units of account
-  CLF: 4,
-  UYW: 4,
-}
-
-const DEFAULT_EXPONENT = 2
-
 /** An amount in any form Medusa hands to a provider: number, decimal string, raw value, BigNumber. */
 export type MoneyAmount = BigNumberInput | BigNumber
 
 /**
  * The ISO 4217 minor-unit exponent of a currency (JPY 0, USD 2, KWD 3);
- * currencies not in the table use 2, as the standard does for almost all.
+ * currencies not in the table (`currency-exponents.ts`) use 2, as the
+ * standard does for almost all.
  *
  * @throws MedusaError INVALID_DATA when the code is not three letters.
  */
 export function currencyExponent(currencyCode: string): number {
-  const code = normalizeCurrencyCode(currencyCode)
-  return EXPONENTS[code] ?? DEFAULT_EXPONENT
+  return isoExponent(normalizeCurrencyCode(currencyCode))
 }
 
 /**

@@ -107,6 +107,45 @@ describe("scan evidence", () => {
     expect(placeholder).toHaveTextContent("Image unavailable")
   })
 
+  it("asks the proxy why with the session cookie, outside the SDK", async () => {
+    api.on("GET", `/admin/servicescan/scans/${VALID_SCAN}/image`, {
+      status: 403,
+      body: { type: "not_allowed", message: "This scan was judged fraudulent; ServiceScan keeps no image of it" },
+    })
+    renderAdmin(<ChargebackSection chargeback={chargeback()} />)
+    fireEvent.error(screen.getByRole("img", { name: `Card scan ${VALID_SCAN} (worth disputing)` }))
+    await screen.findByRole("img", { name: /unavailable: This scan was judged fraudulent/ })
+    const [probe] = api.callsTo("GET", `/admin/servicescan/scans/${VALID_SCAN}/image`)
+    expect(probe.headers.get("accept")).toBe("application/json")
+    expect(probe.credentials).toBe("include")
+    expect(probe.headers.get("authorization")).toBeNull()
+  })
+
+  it("reloads the thumbnail when the proxy now answers with the image, once", async () => {
+    // The failure was temporary: the proxy serves the picture whatever the accept header says.
+    api.on("GET", `/admin/servicescan/scans/${VALID_SCAN}/image`, { headers: { "content-type": "image/jpeg" } })
+    renderAdmin(<ChargebackSection chargeback={chargeback()} />)
+    fireEvent.error(screen.getByRole("img", { name: `Card scan ${VALID_SCAN} (worth disputing)` }))
+    // Back, from a URL the browser has not seen fail (and that the route's strict query accepts).
+    await waitFor(() =>
+      expect(screen.getByRole("img", { name: `Card scan ${VALID_SCAN} (worth disputing)` })).toHaveAttribute(
+        "src",
+        `/admin/servicescan/scans/${VALID_SCAN}/image?download=0`
+      )
+    )
+    expect(api.callsTo("GET", `/admin/servicescan/scans/${VALID_SCAN}/image`)).toHaveLength(1)
+    expect(screen.queryByText("Image unavailable")).not.toBeInTheDocument()
+
+    // A picture that fails again although served is not retried forever, and the
+    // reason is ours, not a JSON parser's ("Unexpected token…").
+    fireEvent.error(screen.getByRole("img", { name: `Card scan ${VALID_SCAN} (worth disputing)` }))
+    const placeholder = await screen.findByRole("img", {
+      name: `Image of scan ${VALID_SCAN} unavailable: The image could not be displayed.`,
+    })
+    expect(placeholder).toHaveAttribute("title", "The image could not be displayed.")
+    expect(api.callsTo("GET", `/admin/servicescan/scans/${VALID_SCAN}/image`)).toHaveLength(2)
+  })
+
   it("says where a pending proof request stands and when it is checked next", () => {
     renderAdmin(
       <ChargebackSection

@@ -218,3 +218,59 @@ describe("dispute page", () => {
     expect(alert).toHaveTextContent("Chargeback with id: chbk_missing was not found")
   })
 })
+
+/** A promise the spec resolves when it chooses: a request still in flight. */
+function gate() {
+  let open = () => {}
+  const promise = new Promise<void>((resolve) => {
+    open = resolve
+  })
+  return { promise, open }
+}
+
+it("records a chargeback once the list is fresh, without waiting for the health probe", async () => {
+  // The health route probes ServiceScan: with the service down, it answers only after a 10 s timeout.
+  const healthProbe = gate()
+  api.on("GET", HEALTH, async () => {
+    if (api.callsTo("GET", HEALTH).length > 1) {
+      await healthProbe.promise
+    }
+    return { body: healthy }
+  })
+  const listRefetch = gate()
+  api.on("GET", LIST, async () => {
+    if (api.callsTo("GET", LIST).length > 1) {
+      await listRefetch.promise
+    }
+    return { body: list([]) }
+  })
+  api.on("POST", LIST, { status: 201, body: { chargeback: chargeback(), created: true } })
+  try {
+    renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes" })
+    await screen.findByText("No chargebacks yet")
+    await waitFor(() => expect(api.callsTo("GET", HEALTH)).toHaveLength(1))
+
+    fireEvent.click(screen.getByRole("button", { name: "Record chargeback" }))
+    const dialog = await screen.findByRole("dialog", { name: "Record chargeback" })
+    fireEvent.change(within(dialog).getByRole("textbox", { name: "Order ID" }), { target: { value: "order_01" } })
+    fireEvent.change(within(dialog).getByRole("textbox", { name: "Processor dispute ID" }), { target: { value: "dp_9" } })
+    fireEvent.change(within(dialog).getByRole("textbox", { name: "Disputed amount" }), { target: { value: "10" } })
+    fireEvent.change(within(dialog).getByRole("textbox", { name: "Currency" }), { target: { value: "eur" } })
+    fireEvent.click(within(dialog).getByRole("button", { name: "Record chargeback" }))
+
+    // Both are refreshed...
+    await waitFor(() => expect(api.callsTo("GET", LIST)).toHaveLength(2))
+    await waitFor(() => expect(api.callsTo("GET", HEALTH)).toHaveLength(2))
+    // ...and the form waits for the list, which the admin sees next...
+    expect(screen.queryByText("Chargeback recorded")).not.toBeInTheDocument()
+    expect(location()).toBe("/disputes")
+    listRefetch.open()
+    // ...but not for the health probe, still in flight.
+    expect(await screen.findByText("Chargeback recorded")).toBeInTheDocument()
+    await waitFor(() => expect(location()).toBe("/disputes/chbk_01"))
+    expect(api.callsTo("GET", HEALTH)).toHaveLength(2)
+  } finally {
+    healthProbe.open()
+    listRefetch.open()
+  }
+})

@@ -33,6 +33,25 @@ describe("formatMoney", () => {
     expect(currencyDecimals("jpy")).toBe(0)
     expect(currencyDecimals("KWD")).toBe(3)
   })
+
+  // V8's CLDR data gives 0 for these; the payment provider (ISO 4217) counts
+  // them in hundredths and thousandths, and so must the admin, in every browser.
+  it.each([
+    ["HUF", 2],
+    ["idr", 2],
+    ["COP", 2],
+    ["IQD", 3],
+    ["CLF", 4],
+    ["XYZ", 2],
+  ])("takes %s's decimals from ISO 4217 (%i), not from the browser's CLDR data", (code, decimals) => {
+    expect(currencyDecimals(code)).toBe(decimals)
+  })
+
+  it("shows amounts with the ISO 4217 decimals, never rounded to CLDR's", () => {
+    expect(formatMoney(12345.5, "huf", "en-US").replace(/\u00a0/g, " ")).toBe("HUF 12,345.50")
+    expect(formatMoney("250000.75", "IDR", "en-US").replace(/\u00a0/g, " ")).toBe("IDR 250,000.75")
+    expect(formatMoney(1.5, "iqd", "en-US").replace(/\u00a0/g, " ")).toBe("IQD 1.500")
+  })
 })
 
 describe("ground truth", () => {
@@ -131,6 +150,48 @@ describe("record chargeback form", () => {
     )
     expect(validateRecordChargeback({ ...valid, amount: "0" }).amount).toMatch(/greater than zero/)
     expect(validateRecordChargeback({ ...valid, amount: "1e3" }).amount).toBeDefined()
+  })
+
+  it("accepts HUF and IQD amounts with the decimals the payment provider counts", () => {
+    expect(validateRecordChargeback({ ...valid, amount: "12345.50", currency_code: "huf" })).toEqual({})
+    expect(validateRecordChargeback({ ...valid, amount: "7.125", currency_code: "IQD" })).toEqual({})
+    expect(validateRecordChargeback({ ...valid, amount: "12345.505", currency_code: "huf" }).amount).toBe(
+      "HUF amounts have at most 2 decimals."
+    )
+  })
+
+  it("takes one decimal point or, alone, a decimal comma", () => {
+    expect(validateRecordChargeback({ ...valid, amount: "12,30" })).toEqual({})
+    expect(normalizeAmount("12,30")).toBe("12.30")
+    expect(validateRecordChargeback({ ...valid, amount: "1,5", currency_code: "kwd" })).toEqual({})
+    expect(normalizeAmount("1,5")).toBe("1.5")
+    expect(validateRecordChargeback({ ...valid, amount: "1.250", currency_code: "kwd" })).toEqual({})
+    expect(normalizeAmount("1.250")).toBe("1.250")
+  })
+
+  it("refuses a comma that could be a thousands separator instead of reading it as decimals", () => {
+    // "1,250" KWD was recorded as 1.250: a thousandth of a 1250 KWD dispute.
+    expect(validateRecordChargeback({ ...valid, amount: "1,250", currency_code: "kwd" }).amount).toBe(
+      'The comma in "1,250" could be a thousands separator or a decimal comma. Enter the disputed amount with digits and one decimal point, without thousands separators (like 1234.500).'
+    )
+    expect(validateRecordChargeback({ ...valid, amount: "1,250" }).amount).toMatch(/^The comma in "1,250"/)
+    // Never handed to the server as decimals either.
+    expect(normalizeAmount("1,250")).toBe("1,250")
+  })
+
+  it.each(["1,234.56", "1.234,56", "1,234,567", "1.234.567", "1 234.567,5"])(
+    "refuses the grouped amount %j with a message naming the field",
+    (amount) => {
+      expect(validateRecordChargeback({ ...valid, amount }).amount).toBe(
+        "Enter the disputed amount with digits and one decimal point, without thousands separators (like 1234.50)."
+      )
+    }
+  )
+
+  it("gives the example in the currency's own decimals", () => {
+    expect(validateRecordChargeback({ ...valid, amount: "1,234", currency_code: "jpy" }).amount).toMatch(
+      /\(like 1234\)\.$/
+    )
   })
 
   it("keeps the amount a decimal string and the deadline the end of the local day", () => {

@@ -112,6 +112,20 @@ it("records a chargeback: checks the form, then sends it with an exact amount", 
   await waitFor(() => expect(api.callsTo("GET", LIST).length).toBeGreaterThan(1))
 })
 
+it("starts from the order's total in the currency's ISO 4217 decimals, which HUF has two of", async () => {
+  // V8's CLDR data says HUF has no decimals; the payment provider counts it in fillér.
+  api.on("GET", LIST, { body: list([]) })
+  api.on("POST", LIST, { status: 201, body: { chargeback: chargeback({ currency_code: "huf" }), created: true } })
+  renderAdmin(<OrderChargebacksWidget data={{ ...order, currency_code: "huf", total: 12345.5 } as AdminOrder} />)
+  fireEvent.click(await screen.findByRole("button", { name: "Record chargeback" }))
+  const dialog = await screen.findByRole("dialog", { name: "Record chargeback" })
+  expect(within(dialog).getByRole("textbox", { name: "Disputed amount" })).toHaveValue("12345.50")
+  fireEvent.change(within(dialog).getByRole("textbox", { name: "Processor dispute ID" }), { target: { value: "dp_huf" } })
+  fireEvent.click(within(dialog).getByRole("button", { name: "Record chargeback" }))
+  expect(await screen.findByText("Chargeback recorded")).toBeInTheDocument()
+  expect(api.callsTo("POST", LIST)[0].body).toMatchObject({ amount: "12345.50", currency_code: "huf" })
+})
+
 it("says when the dispute id was already recorded", async () => {
   api.on("GET", LIST, { body: list([]) })
   api.on("POST", LIST, { status: 200, body: { chargeback: chargeback(), created: false } })

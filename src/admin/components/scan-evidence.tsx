@@ -3,7 +3,6 @@ import { Badge, Button, Copy, FocusModal, Text } from "@medusajs/ui"
 import { useEffect, useState } from "react"
 import { groundTruthLabel, shortId } from "../lib/format"
 import { scanImageUrl } from "../lib/queries"
-import { sdk } from "../lib/sdk"
 import { errorMessage } from "../lib/errors"
 import type { ScanEvidence } from "../lib/types"
 
@@ -12,29 +11,96 @@ export function scanImageAlt(scanId: string, verdictLabel: string): string {
   return `Card scan ${scanId} (${verdictLabel.toLowerCase()})`
 }
 
+/** The placeholder's reason until (or unless) the proxy says more. */
+const UNAVAILABLE = "The image is not available."
+
+/** The proxy served an image, yet the browser could not show it (or not twice in a row). */
+const NOT_DISPLAYABLE = "The image could not be displayed."
+
 /**
- * Why the proxy would not give an image. An `<img>` cannot read an error body,
- * so after a failed load we ask once for the JSON error, whose message our
- * proxy words for a merchant ("This scan was judged fraudulent…").
+ * Reloads of a thumbnail after the proxy answered a failed load with an image
+ * (the failure was temporary). One: a picture the browser cannot decode would
+ * otherwise fail, probe and reload forever.
  */
-function useImageFailureReason(scanId: string, failed: boolean): string | null {
+const MAX_IMAGE_RETRIES = 1
+
+type ImageProbe = { ok: true } | { ok: false; reason: string }
+
+/**
+ * Asks the image proxy again after an `<img>` failed, since an `<img>` cannot
+ * read an error body. Plain `fetch`, not the SDK: the SDK parses every answer
+ * to an `accept: application/json` request as JSON, and the proxy answers 200
+ * with the image when the failure was temporary (that JSON parse error would
+ * become the "reason"). Only a JSON answer is read; its message is worded by
+ * our proxy for a merchant ("This scan was judged fraudulent…").
+ */
+async function probeScanImage(scanId: string, signal: AbortSignal): Promise<ImageProbe> {
+  let response: Response
+  try {
+    // Resolved against the page, as the SDK does: the backend may be this origin ("/").
+    response = await fetch(new URL(scanImageUrl(scanId), window.location.href), {
+      // Session auth like the SDK's (lib/sdk.ts): the admin cookie authenticates the proxy.
+      credentials: "include",
+      headers: { accept: "application/json" },
+      // The failed load may have left an error in the HTTP cache; the question is what the proxy says now.
+      cache: "no-store",
+      signal,
+    })
+  } catch (error) {
+    return { ok: false, reason: errorMessage(error, UNAVAILABLE) }
+  }
+  const contentType = response.headers.get("content-type") ?? ""
+  if (response.ok && /^image\//i.test(contentType)) {
+    // Only the answer's kind matters; the browser fetches the picture itself for the retry.
+    void response.body?.cancel().catch(() => undefined)
+    return { ok: true }
+  }
+  let message: string | null = null
+  if (/[/+]json\b/i.test(contentType)) {
+    const body: unknown = await response.json().catch(() => null)
+    if (body && typeof body === "object" && "message" in body && typeof body.message === "string" && body.message.trim()) {
+      message = body.message
+    }
+  }
+  return { ok: false, reason: message ?? (response.ok ? NOT_DISPLAYABLE : UNAVAILABLE) }
+}
+
+/**
+ * A thumbnail's source and what to say when it fails. After a failed load the
+ * proxy is probed; if it now serves an image, the thumbnail is loaded again
+ * from a URL the browser has not seen fail (its memory cache may remember the
+ * failure). That URL spells out the inline default, `download=0`, because the
+ * route validates its query strictly: a `?retry=` parameter would be a 400.
+ */
+function useScanImageSource(scanId: string) {
+  const [attempt, setAttempt] = useState(0)
+  const [failed, setFailed] = useState(false)
   const [reason, setReason] = useState<string | null>(null)
   useEffect(() => {
     if (!failed) {
       return
     }
-    let cancelled = false
-    sdk.client
-      .fetch<unknown>(`/admin/servicescan/scans/${encodeURIComponent(scanId)}/image`, {
-        headers: { accept: "application/json" },
-      })
-      .then(() => !cancelled && setReason("The image could not be displayed."))
-      .catch((error: unknown) => !cancelled && setReason(errorMessage(error, "The image is not available.")))
-    return () => {
-      cancelled = true
-    }
-  }, [scanId, failed])
-  return failed ? (reason ?? "The image is not available.") : null
+    const controller = new AbortController()
+    void probeScanImage(scanId, controller.signal).then((probe) => {
+      if (controller.signal.aborted) {
+        return
+      }
+      if (probe.ok && attempt < MAX_IMAGE_RETRIES) {
+        setAttempt(attempt + 1)
+        setFailed(false)
+      } else {
+        setReason(probe.ok ? NOT_DISPLAYABLE : probe.reason)
+      }
+    })
+    return () => controller.abort()
+  }, [scanId, failed, attempt])
+  const src = attempt === 0 ? scanImageUrl(scanId) : `${scanImageUrl(scanId)}?download=0`
+  return {
+    src,
+    failed,
+    reason: failed ? (reason ?? UNAVAILABLE) : null,
+    onError: () => setFailed(true),
+  }
 }
 
 /** The download link, always through the admin's authenticated image proxy. */
@@ -55,8 +121,7 @@ export const ScanImageDownload = ({ scanId, compact = false }: { scanId: string;
  */
 export const ScanImage = ({ scanId, verdictLabel }: { scanId: string; verdictLabel: string }) => {
   const [open, setOpen] = useState(false)
-  const [failed, setFailed] = useState(false)
-  const reason = useImageFailureReason(scanId, failed)
+  const { src, failed, reason, onError } = useScanImageSource(scanId)
   const alt = scanImageAlt(scanId, verdictLabel)
 
   if (failed) {
@@ -83,12 +148,12 @@ export const ScanImage = ({ scanId, verdictLabel }: { scanId: string; verdictLab
           aria-label={`Open a larger view of the image of scan ${scanId}`}
         >
           <img
-            src={scanImageUrl(scanId)}
+            src={src}
             alt={alt}
             loading="lazy"
             decoding="async"
             className="h-full w-full object-cover"
-            onError={() => setFailed(true)}
+            onError={onError}
           />
         </button>
       </FocusModal.Trigger>
@@ -108,7 +173,7 @@ export const ScanImage = ({ scanId, verdictLabel }: { scanId: string; verdictLab
         </FocusModal.Description>
         <FocusModal.Body className="flex items-center justify-center overflow-auto p-6">
           {open && (
-            <img src={scanImageUrl(scanId)} alt={alt} className="max-h-full max-w-full rounded-lg object-contain" />
+            <img src={src} alt={alt} className="max-h-full max-w-full rounded-lg object-contain" />
           )}
         </FocusModal.Body>
       </FocusModal.Content>

@@ -1,3 +1,6 @@
+// Import-free by design (see its header): the admin bundle shares the payment
+// provider's ISO 4217 table instead of trusting the browser's CLDR data.
+import { currencyExponent } from "../../utils/currency-exponents"
 import type { ChargebackStatus, ProofRequestStatus } from "./types"
 
 /** The badge colours `@medusajs/ui` offers (StatusBadge and Badge share them). */
@@ -7,8 +10,10 @@ const DAY_MS = 24 * 60 * 60 * 1000
 
 /**
  * Money from the admin API, which sends amounts in major units (12.5 is
- * €12.50). Intl picks the currency's own number of decimals (JPY has none),
- * so nothing here multiplies or rounds by hand.
+ * €12.50), shown with the currency's ISO 4217 number of decimals (JPY none,
+ * HUF two, KWD three): the ones the payment provider counts in. Intl's own
+ * default comes from CLDR, which V8 gives as 0 for HUF, IDR, COP and IQD, so
+ * HUF 12,345.50 would show rounded in Chrome and not in Firefox.
  */
 export function formatMoney(amount: number | string | null | undefined, currencyCode: string, locale?: string): string {
   const value = typeof amount === "string" ? Number(amount) : amount
@@ -17,23 +22,27 @@ export function formatMoney(amount: number | string | null | undefined, currency
     return "–"
   }
   try {
-    return new Intl.NumberFormat(locale, { style: "currency", currency: code }).format(value)
+    const decimals = currencyDecimals(code)
+    return new Intl.NumberFormat(locale, {
+      style: "currency",
+      currency: code,
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+    }).format(value)
   } catch {
     // An unknown or malformed code makes Intl throw; the merchant still needs the figure.
     return `${value} ${code}`.trim()
   }
 }
 
-/** The number of decimals a currency's amounts may have (2 for EUR, 0 for JPY, 3 for KWD). */
+/**
+ * The number of decimals a currency's amounts may have (2 for EUR and HUF, 0
+ * for JPY, 3 for KWD): its ISO 4217 exponent, from the same table the payment
+ * provider converts to minor units with, so the form, the display and the
+ * processor agree in every browser. An unknown code gets 2.
+ */
 export function currencyDecimals(currencyCode: string): number {
-  try {
-    return (
-      new Intl.NumberFormat("en", { style: "currency", currency: currencyCode.toUpperCase() }).resolvedOptions()
-        .maximumFractionDigits ?? 2
-    )
-  } catch {
-    return 2
-  }
+  return currencyExponent(currencyCode)
 }
 
 function toDate(value: string | Date | null | undefined): Date | null {

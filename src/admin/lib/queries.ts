@@ -161,17 +161,20 @@ type MutationOptions<TData, TVariables> = Omit<UseMutationOptions<TData, Error, 
 
 /**
  * After any change to a chargeback, every list and detail showing it is stale,
- * and so is the health page's pending count.
+ * and so is the health page's pending count. The returned promise settles once
+ * the chargeback views have their new data, not the health data.
  */
 function useInvalidateChargebacks() {
   const queryClient = useQueryClient()
   // Refetch rather than write the mutation's answer into the cache: a detail
   // view needs the evidence fields, which a mutation's answer may not carry.
   return async () => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: servicescanKeys.chargebacks() }),
-      queryClient.invalidateQueries({ queryKey: servicescanKeys.health() }),
-    ])
+    // Not awaited: the health route probes ServiceScan (up to its 10 s
+    // timeout), and a mutation's button spins until its onSuccess settles,
+    // worst exactly when the service is down. The count updates when it arrives.
+    void queryClient.invalidateQueries({ queryKey: servicescanKeys.health() })
+    // Awaited: the chargeback views are what the admin looks at next.
+    await queryClient.invalidateQueries({ queryKey: servicescanKeys.chargebacks() })
   }
 }
 

@@ -65,8 +65,12 @@ export type RecordChargebackForm = {
 export type FormErrors<T> = Partial<Record<keyof T, string>>
 
 /**
- * Checks the record-chargeback form the way the server will, so an admin sees
- * every problem at once, next to its field, instead of one 400 at a time.
+ * Checks the record-chargeback form before it is sent, so an admin sees every
+ * problem at once, next to its field, instead of one 400 at a time. The amount
+ * check is stricter than the API's, which takes any non-negative decimal: here
+ * it must be above zero, written without thousands separators (so it cannot be
+ * misread), and have no more decimals than the currency's ISO 4217 minor unit,
+ * the exponent the payment provider converts to minor units with.
  */
 export function validateRecordChargeback(form: RecordChargebackForm): FormErrors<RecordChargebackForm> {
   const errors: FormErrors<RecordChargebackForm> = {}
@@ -80,12 +84,20 @@ export function validateRecordChargeback(form: RecordChargebackForm): FormErrors
   if (!/^[a-z]{3}$/i.test(code)) {
     errors.currency_code = "Enter a three-letter currency code, like EUR."
   }
-  const amountText = normalizeAmount(form.amount)
-  if (!/^\d+(\.\d+)?$/.test(amountText) || Number(amountText) <= 0) {
+  // The example follows the currency when it is known: 1234 for JPY, 1234.500 for KWD.
+  const exampleDecimals = errors.currency_code ? 2 : currencyDecimals(code)
+  const example = exampleDecimals === 0 ? "1234" : `1234.${"5".padEnd(exampleDecimals, "0")}`
+  const amount = parseAmount(form.amount)
+  const separatorsAdvice = `Enter the disputed amount with digits and one decimal point, without thousands separators (like ${example}).`
+  if (amount.problem === "separators") {
+    errors.amount = separatorsAdvice
+  } else if (amount.problem === "ambiguous") {
+    errors.amount = `The comma in "${amount.text}" could be a thousands separator or a decimal comma. ${separatorsAdvice}`
+  } else if (!/^\d+(\.\d+)?$/.test(amount.text) || Number(amount.text) <= 0) {
     errors.amount = "Enter the disputed amount, greater than zero."
   } else if (!errors.currency_code) {
     const decimals = currencyDecimals(code)
-    const fraction = amountText.split(".")[1] ?? ""
+    const fraction = amount.text.split(".")[1] ?? ""
     if (fraction.length > decimals) {
       errors.amount =
         decimals === 0
@@ -99,13 +111,44 @@ export function validateRecordChargeback(form: RecordChargebackForm): FormErrors
   return errors
 }
 
+type AmountParse = {
+  /** The amount with a "." decimal point, or (when there is a problem) as typed without spaces. */
+  text: string
+  /** Why the separators cannot be read safely, or null. */
+  problem: "separators" | "ambiguous" | null
+}
+
+/**
+ * Reads the decimal separator of a typed amount. Spaces are dropped (they
+ * never mark decimals). One "." is a decimal point; one "," is a decimal comma
+ * as many European admins type it ("12,30"), except when exactly three digits
+ * follow it: "1,250" is 1250 to an English reader and 1.25 to a German one,
+ * which in KWD (three decimals) would record a thousandth of the dispute.
+ * Anything with more separators ("1,234.56", "1.234.567") uses grouping, which
+ * we refuse rather than guess the locale.
+ */
+function parseAmount(input: string): AmountParse {
+  const text = input.replace(/\s/g, "")
+  const separators = text.match(/[.,]/g) ?? []
+  if (separators.length > 1) {
+    return { text, problem: "separators" }
+  }
+  if (separators[0] === ",") {
+    return /,\d{3}$/.test(text) ? { text, problem: "ambiguous" } : { text: text.replace(",", "."), problem: null }
+  }
+  return { text, problem: null }
+}
+
 /**
  * The disputed amount as the API takes it: a decimal string in major units.
  * A string, not a number, so "19.99" reaches the server's BigNumber exactly
- * instead of through a binary float.
+ * instead of through a binary float. Call it on an amount that passed
+ * {@link validateRecordChargeback}: one whose separators cannot be read safely
+ * is returned as typed (without spaces), for the server to refuse rather than
+ * to misread.
  */
 export function normalizeAmount(text: string): string {
-  return text.trim().replace(/\s/g, "").replace(",", ".")
+  return parseAmount(text).text
 }
 
 /**

@@ -10,6 +10,8 @@ export type RecordedCall = {
   url: URL
   body: unknown
   headers: Headers
+  /** The `credentials` mode asked for: "include" is what sends the admin's session cookie. */
+  credentials: RequestCredentials | undefined
 }
 
 type Reply = { status?: number; body?: unknown; headers?: Record<string, string> }
@@ -43,7 +45,7 @@ export function mockFetch(): FetchMock {
         body = rawBody
       }
     }
-    const call: RecordedCall = { method, url, body, headers: new Headers(init?.headers) }
+    const call: RecordedCall = { method, url, body, headers: new Headers(init?.headers), credentials: init?.credentials }
     calls.push(call)
     // Later registrations win, so a spec can override a default route.
     const route = [...routes].reverse().find((r) => r.method === method && matches(r.path, url.pathname))
