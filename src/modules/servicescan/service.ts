@@ -578,8 +578,7 @@ export default class ServiceScanModuleService extends MedusaService({
         changes.push({ id: row.id, order_id: row.order_id, external_id: row.external_id, from: row.status, to })
       }
     }
-    await this.writeChargebackStatuses(manager, changes)
-    return changes
+    return this.writeChargebackStatuses(manager, changes)
   }
 
   /** Compensation of `refreshChargebackStatuses`. */
@@ -812,16 +811,27 @@ export default class ServiceScanModuleService extends MedusaService({
   }
 
   /** Moves chargebacks from `from` to `to`, skipping any whose status changed meanwhile (an admin's outcome). */
-  private async writeChargebackStatuses(manager: SqlEntityManager, changes: ChargebackStatusChange[]): Promise<void> {
+  /**
+   * Applies status changes to rows still in their `from` status, and answers
+   * the changes made: a row changed meanwhile (an admin set the outcome) is
+   * left alone, and no event may announce a change that did not happen.
+   */
+  private async writeChargebackStatuses(
+    manager: SqlEntityManager,
+    changes: ChargebackStatusChange[]
+  ): Promise<ChargebackStatusChange[]> {
     if (!changes.length) {
-      return
+      return []
     }
-    await manager.execute(
+    const updated: { id: string }[] = await manager.execute(
       `UPDATE "servicescan_chargeback" AS c SET "status" = v."to", "updated_at" = now()
          FROM jsonb_to_recordset(?::jsonb) AS v("id" text, "from" text, "to" text)
-        WHERE c."id" = v."id" AND c."status" = v."from"`,
+        WHERE c."id" = v."id" AND c."status" = v."from"
+        RETURNING c."id"`,
       [JSON.stringify(changes.map(({ id, from, to }) => ({ id, from, to })))]
     )
+    const made = new Set(updated.map((row) => row.id))
+    return changes.filter((change) => made.has(change.id))
   }
 }
 

@@ -1,3 +1,4 @@
+import { Client } from "pg"
 import { moduleIntegrationTestRunner } from "@medusajs/test-utils"
 import { join } from "node:path"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, TestSandbox } from "../../../../integration-tests/helpers/sandbox"
@@ -50,7 +51,7 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
     maxRetries: 0,
     concurrency: 4,
   },
-  testSuite: ({ service }) => {
+  testSuite: ({ service, dbConfig }) => {
     let sandbox: TestSandbox
 
     beforeAll(async () => {
@@ -375,6 +376,26 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
 
         const empty = await service.createChargebacks({ external_id: "dp_empty", order_id: "o", amount: 1, currency_code: "usd" })
         expect(await service.refreshChargebackStatuses([empty.id])).toMatchObject([{ to: "no_evidence" }])
+      })
+
+      it("reports only changes it made: an admin's outcome set meanwhile wins, and no event claims otherwise", async () => {
+        const { chargeback } = await chargebackWithProof([await newScan(sandbox)])
+        // An admin's transaction holds the row while the refresh reads it, then sets the outcome.
+        const admin = new Client({ connectionString: dbConfig.clientUrl })
+        await admin.connect()
+        try {
+          await admin.query(`SET search_path TO "${dbConfig.schema}"`)
+          await admin.query("BEGIN")
+          await admin.query(`SELECT 1 FROM "servicescan_chargeback" WHERE "id" = $1 FOR UPDATE`, [chargeback.id])
+          const refresh = service.refreshChargebackStatuses([chargeback.id])
+          await new Promise((resolve) => setTimeout(resolve, 300))
+          await admin.query(`UPDATE "servicescan_chargeback" SET "status" = 'won' WHERE "id" = $1`, [chargeback.id])
+          await admin.query("COMMIT")
+          expect(await refresh).toEqual([])
+        } finally {
+          await admin.end()
+        }
+        expect((await service.retrieveChargeback(chargeback.id)).status).toBe("won")
       })
     })
 
