@@ -529,7 +529,13 @@ export default class ServiceScanModuleService extends MedusaService({
     return { completed, snapshot: { proof_requests: previousRows, evidence: previousEvidence } }
   }
 
-  /** Compensation of `applyProofResults`: the rows as they were, if nobody changed them since. */
+  /**
+   * Compensation of `applyProofResults`: puts the rows back as they were read,
+   * without checking for changes in between. The claim's lease keeps other
+   * poll runs off these rows meanwhile; only an admin's "check now" of the
+   * same proof request at that very moment could be overwritten, and the
+   * restored row is simply polled again (nothing is sent twice: polls are GETs).
+   */
   @InjectTransactionManager()
   async restoreProofResults(snapshot: ProofResultsSnapshot, @MedusaContext() sharedContext: Context = {}): Promise<void> {
     const manager = sharedContext.transactionManager as SqlEntityManager
@@ -810,7 +816,6 @@ export default class ServiceScanModuleService extends MedusaService({
     )
   }
 
-  /** Moves chargebacks from `from` to `to`, skipping any whose status changed meanwhile (an admin's outcome). */
   /**
    * Applies status changes to rows still in their `from` status, and answers
    * the changes made: a row changed meanwhile (an admin set the outcome) is
