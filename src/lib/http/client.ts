@@ -324,13 +324,18 @@ export class HttpClient {
   }
 }
 
+/** Statuses that say "not now" rather than "no": worth another attempt, never a configuration problem. */
+export function isTransientStatus(status: number): boolean {
+  return RETRYABLE_STATUS.has(status)
+}
+
 /** Whether an error is worth another attempt of an idempotent request. */
 export function isRetryable(error: unknown): boolean {
   if (error instanceof ServiceScanAuthError) {
     return false
   }
   if (error instanceof ServiceScanHttpError) {
-    return RETRYABLE_STATUS.has(error.status)
+    return isTransientStatus(error.status)
   }
   return error instanceof ServiceScanTimeoutError || error instanceof ServiceScanConnectionError
 }

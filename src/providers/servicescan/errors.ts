@@ -6,6 +6,7 @@ import {
   ServiceScanHttpError,
   ServiceScanResponseError,
   ServiceScanTimeoutError,
+  isTransientStatus,
 } from "../../lib/http"
 import {
   DeclineReason,
@@ -402,7 +403,7 @@ function classifyExchangeFailure(error: ServiceScanError): Classified {
           : undefined,
       }
     }
-    if (error.status === 429 || error.status >= 500) {
+    if (isTransientStatus(error.status) || error.status >= 500) {
       return { category: "unavailable", shopperMessage: SHOPPER_MESSAGES.unavailable, detail }
     }
     return {
@@ -422,7 +423,7 @@ function classifyProcessorTransportFailure(error: ServiceScanError, gateway: str
       detail: `${gateway} refused the credentials (${error.status}). Check the provider's gateway options.`,
     }
   }
-  if (error instanceof ServiceScanHttpError && error.status !== 429 && error.status < 500) {
+  if (error instanceof ServiceScanHttpError && !isTransientStatus(error.status) && error.status < 500) {
     return {
       category: "configuration",
       shopperMessage: SHOPPER_MESSAGES.configuration,

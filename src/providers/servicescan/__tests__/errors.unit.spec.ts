@@ -80,5 +80,19 @@ describe("toMedusaError", () => {
       message: "We could not read your card details. Please enter them again.",
     })
     expect(exchange(429, "slow down")).toMatchObject({ category: "unavailable" })
+    expect(exchange(408, "Request Timeout")).toMatchObject({ category: "unavailable" })
+    expect(exchange(425, "Too Early")).toMatchObject({ category: "unavailable" })
+  })
+
+  it("reads a processor's 408/425 as temporary, not as a wrong gateway url", () => {
+    for (const status of [408, 425]) {
+      const mapped = toMedusaError(new ServiceScanHttpError(status, "later", { request }), {
+        operation: "capture",
+        stage: "processor",
+        gateway: "worldpay",
+      })
+      expect(mapped).toMatchObject({ category: "unavailable", outcomeUnknown: true })
+      expect(mapped.message).not.toMatch(/gateway url/)
+    }
   })
 })

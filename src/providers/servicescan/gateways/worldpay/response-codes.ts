@@ -16,10 +16,6 @@ export type CnpTransactionType =
   | "authReversal"
 
 export const APPROVED = "000"
-export const PARTIALLY_APPROVED = "010"
-
-/** Token codes that mean success (registration: 801 registered, 802 previously registered; 803 valid token). */
-export const TOKEN_SUCCESS_CODES: ReadonlySet<string> = new Set(["801", "802", "803"])
 
 const REASONS: ReadonlyArray<readonly [DeclineReason, readonly string[]]> = [
   ["partial_approval", ["010"]],
