@@ -51,6 +51,13 @@ export type ServiceScanPaymentResult<TCart, TOrder> =
 
 // Per cart: a second click while paying joins the first payment instead of completing the cart twice.
 const paying = new Map<string, Promise<unknown>>();
+// Carts whose `complete` got no answer from Medusa itself (offline, or a gateway's 502/504 in front of it):
+// the processor may have authorized (or captured) the card. The provider derives the processor's request id
+// from the payment session, so only completing again with the SAME session is deduplicated; a new session
+// would be a new charge. A 500/503 is Medusa's own answer: its cart completion failed and rolled back (the
+// authorization released), and completing that session again would place an order on the canceled payment.
+const inDoubt = new Set<string>();
+const UNANSWERED = new Set([undefined, 502, 504]);
 
 /**
  * Pays for a Medusa cart with the card in the ServiceScan form:
@@ -66,6 +73,17 @@ const paying = new Map<string, Promise<unknown>>();
  * `rejected` (Medusa answered 4xx; the message is Medusa's when it gave one)
  * or `network` (unreachable, or 5xx) whose `message` can be shown as is.
  * Calls for a cart that is already being paid return the pending result.
+ *
+ * When `cart.complete` itself gets no answer from Medusa (offline, or a
+ * gateway's 502/504), the outcome at the processor is unknown: the card may already be authorized or
+ * captured. The next call for that cart then only repeats
+ * `sdk.store.cart.complete(cart.id)` with the existing payment session, so the
+ * processor's duplicate detection returns the original authorization instead
+ * of charging again; the form is not submitted and no new session is created.
+ * That call returns the order, or the decline/`rejected` error (after which
+ * the following call runs the full flow again), or `network` again (still in
+ * doubt). A failure of `initiatePaymentSession` leaves nothing in doubt, and
+ * neither does Medusa's own 500/503: its completion failed and rolled back.
  */
 export function payWithServiceScan<TCart extends { id: string }, TOrder>(
   sdk: ServiceScanSdk<TCart, TOrder>,
@@ -103,6 +121,9 @@ async function pay<TCart extends { id: string }, TOrder>(
     };
   };
 
+  // The last completion got no answer: finish that payment (same session) before any new card attempt.
+  if (inDoubt.has(cart.id)) return complete();
+
   let result: ServiceScanSubmitResult;
   try {
     result = await form.submit();
@@ -123,7 +144,23 @@ async function pay<TCart extends { id: string }, TOrder>(
       provider_id: providerId,
       data: { form_id: result.formId, response_code: code },
     });
-    const done = await sdk.store.cart.complete(cart.id);
+  } catch (e) {
+    return failed(e);
+  }
+  return complete();
+
+  // Completes with the current session; an unanswered failure leaves the cart in doubt, any answer settles it.
+  async function complete(): Promise<ServiceScanPaymentResult<TCart, TOrder>> {
+    let done: Awaited<ReturnType<typeof sdk.store.cart.complete>>;
+    try {
+      done = await sdk.store.cart.complete(cart.id);
+    } catch (e) {
+      const out = failed(e);
+      if (UNANSWERED.has(out.error.status)) inDoubt.add(cart.id);
+      else inDoubt.delete(cart.id);
+      return out;
+    }
+    inDoubt.delete(cart.id);
     if (done.type == "order") return { type: "order", order: done.order };
     return {
       type: "error",
@@ -131,7 +168,5 @@ async function pay<TCart extends { id: string }, TOrder>(
       // The provider writes its decline reason for shoppers ("Your card was declined: insufficient funds").
       error: new ServiceScanPaymentError("declined", done.error?.message || m.declined, { cause: done.error }),
     };
-  } catch (e) {
-    return failed(e);
   }
 }

@@ -177,14 +177,15 @@ describe("payWithServiceScan", () => {
   it("keeps 5xx answers from complete as network errors", async () => {
     const { sdk } = fakeSdk();
     sdk.store.cart.complete.mockRejectedValueOnce(new FetchError("An unknown error occurred.", "Internal Server Error", 500));
-    const result = await payWithServiceScan(sdk, cart, { form: form({}) });
+    // Its own cart: a failed completion leaves that cart in doubt (module state shared by the tests).
+    const result = await payWithServiceScan(sdk, { ...cart, id: "cart_5xx" }, { form: form({}) });
     expect(result).toMatchObject({ type: "error", error: { kind: "network", status: 500, message: serviceScanMessages.network } });
   });
 
   it("returns a network error without status when fetch itself fails during complete", async () => {
     const { sdk } = fakeSdk();
     sdk.store.cart.complete.mockRejectedValueOnce(new TypeError("Failed to fetch"));
-    const result = await payWithServiceScan(sdk, cart, { form: form({}) });
+    const result = await payWithServiceScan(sdk, { ...cart, id: "cart_offline" }, { form: form({}) });
     expect(result).toMatchObject({ type: "error", error: { kind: "network", status: undefined } });
   });
 
@@ -210,5 +211,182 @@ describe("payWithServiceScan", () => {
     // Once settled, a new attempt (e.g. after a decline) runs again.
     await payWithServiceScan(sdk, cart, { form: f });
     expect(sdk.store.cart.complete).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("payWithServiceScan after a completion without an answer", () => {
+  // Each test uses its own cart: the doubt is kept per cart id in module state.
+  let n = 0;
+  const freshCart = (): Cart => ({ id: `cart_doubt_${++n}`, total: 1999 });
+  // Like mockRejectedValueOnce, but the call is still logged in `calls`.
+  const failOnce = (fake: ReturnType<typeof fakeSdk>, name: "complete" | "initiatePaymentSession", error: Error) => {
+    const fn = name == "complete" ? fake.sdk.store.cart.complete : fake.sdk.store.payment.initiatePaymentSession;
+    (fn as jest.Mock).mockImplementationOnce(async () => {
+      fake.calls.push(name);
+      throw error;
+    });
+  };
+
+  it.each([
+    ["offline", new TypeError("Failed to fetch")],
+    ["a 502", new FetchError("Bad Gateway", "Bad Gateway", 502)],
+  ])("after %s from complete, the retry only completes again (same session, no form submit) and returns the order", async (_, failure) => {
+    const fake = fakeSdk();
+    const { sdk, calls } = fake;
+    const c = freshCart();
+    const f = form({});
+    failOnce(fake, "complete", failure);
+
+    const first = await payWithServiceScan(sdk, c, { form: f });
+    expect(first).toMatchObject({ type: "error", error: { kind: "network", cause: failure } });
+
+    const retry = await payWithServiceScan(sdk, c, { form: f });
+    expect(retry).toEqual({ type: "order", order });
+    expect(f.submit).toHaveBeenCalledTimes(1);
+    expect(sdk.store.payment.initiatePaymentSession).toHaveBeenCalledTimes(1);
+    expect(sdk.store.cart.complete).toHaveBeenNthCalledWith(2, c.id);
+    expect(calls).toEqual(["initiatePaymentSession", "complete", "complete"]);
+
+    // Settled: the next payment is a full one.
+    await payWithServiceScan(sdk, c, { form: f });
+    expect(f.submit).toHaveBeenCalledTimes(2);
+    expect(calls).toEqual(["initiatePaymentSession", "complete", "complete", "initiatePaymentSession", "complete"]);
+  });
+
+  it.each([500, 503])(
+    "leaves nothing in doubt after Medusa's own %i: its completion rolled back, so the next call pays in a new session",
+    async (status) => {
+      const fake = fakeSdk();
+      const { sdk, calls } = fake;
+      const c = freshCart();
+      const f = form({});
+      failOnce(fake, "complete", new FetchError("An unknown error occurred.", "Internal Server Error", status));
+
+      const first = await payWithServiceScan(sdk, c, { form: f });
+      expect(first).toMatchObject({ type: "error", error: { kind: "network", status } });
+      const next = await payWithServiceScan(sdk, c, { form: f });
+      expect(next).toEqual({ type: "order", order });
+      expect(f.submit).toHaveBeenCalledTimes(2);
+      expect(calls).toEqual(["initiatePaymentSession", "complete", "initiatePaymentSession", "complete"]);
+    },
+  );
+
+  it("keeps the doubt while completing again still gets no answer", async () => {
+    const fake = fakeSdk();
+    const { sdk, calls } = fake;
+    const c = freshCart();
+    const f = form({});
+    failOnce(fake, "complete", new TypeError("Failed to fetch"));
+    failOnce(fake, "complete", new FetchError("Gateway Timeout", "Gateway Timeout", 504));
+
+    await payWithServiceScan(sdk, c, { form: f });
+    const second = await payWithServiceScan(sdk, c, { form: f });
+    expect(second).toMatchObject({ type: "error", error: { kind: "network", status: 504, message: serviceScanMessages.network } });
+
+    const third = await payWithServiceScan(sdk, c, { form: f });
+    expect(third).toEqual({ type: "order", order });
+    expect(f.submit).toHaveBeenCalledTimes(1);
+    expect(calls).toEqual(["initiatePaymentSession", "complete", "complete", "complete"]);
+  });
+
+  it("returns a decline from the repeated completion, then runs the full flow on the next call", async () => {
+    const fake = fakeSdk();
+    const { sdk, calls } = fake;
+    const c = freshCart();
+    const f = form({});
+    const medusaError = { message: "Your card was declined: insufficient funds", name: "Error", type: "payment_authorization_error" };
+    failOnce(fake, "complete", new TypeError("Failed to fetch"));
+    sdk.store.cart.complete.mockResolvedValueOnce({ type: "cart", cart: c, error: medusaError });
+
+    await payWithServiceScan(sdk, c, { form: f });
+    const retry = await payWithServiceScan(sdk, c, { form: f });
+    expect(retry).toMatchObject({ type: "error", cart: c, error: { kind: "declined", message: medusaError.message } });
+    // The shopper sees the decline; this call does not go on to a new card attempt.
+    expect(f.submit).toHaveBeenCalledTimes(1);
+    expect(sdk.store.payment.initiatePaymentSession).toHaveBeenCalledTimes(1);
+    expect(sdk.store.cart.complete).toHaveBeenCalledTimes(2);
+
+    const next = await payWithServiceScan(sdk, c, { form: f });
+    expect(next).toEqual({ type: "order", order });
+    expect(f.submit).toHaveBeenCalledTimes(2);
+    expect(sdk.store.payment.initiatePaymentSession).toHaveBeenCalledTimes(2);
+    expect(sdk.store.cart.complete).toHaveBeenCalledTimes(3);
+    // (the resolved decline is not logged in `calls`) the new session comes before the last completion:
+    expect(calls).toEqual(["initiatePaymentSession", "complete", "initiatePaymentSession", "complete"]);
+  });
+
+  it("clears the doubt when the repeated completion answers 4xx, and returns the rejection", async () => {
+    const fake = fakeSdk();
+    const { sdk, calls } = fake;
+    const c = freshCart();
+    const f = form({});
+    const failure = new FetchError("Variant variant_01 does not have the required inventory", "Bad Request", 400);
+    failOnce(fake, "complete", new FetchError("Gateway Timeout", "Gateway Timeout", 504));
+    failOnce(fake, "complete", failure);
+
+    await payWithServiceScan(sdk, c, { form: f });
+    const retry = await payWithServiceScan(sdk, c, { form: f });
+    expect(retry).toMatchObject({ type: "error", error: { kind: "rejected", status: 400, message: failure.message } });
+    expect(f.submit).toHaveBeenCalledTimes(1);
+
+    await payWithServiceScan(sdk, c, { form: f });
+    expect(f.submit).toHaveBeenCalledTimes(2);
+    expect(calls).toEqual(["initiatePaymentSession", "complete", "complete", "initiatePaymentSession", "complete"]);
+  });
+
+  it("leaves nothing in doubt when a 4xx from the first complete already answered", async () => {
+    const fake = fakeSdk();
+    const { sdk, calls } = fake;
+    const c = freshCart();
+    const f = form({});
+    failOnce(fake, "complete", new FetchError("Cart is already being completed by another request", "Conflict", 409));
+
+    await payWithServiceScan(sdk, c, { form: f });
+    await payWithServiceScan(sdk, c, { form: f });
+    expect(f.submit).toHaveBeenCalledTimes(2);
+    expect(calls).toEqual(["initiatePaymentSession", "complete", "initiatePaymentSession", "complete"]);
+  });
+
+  it("leaves nothing in doubt when initiatePaymentSession fails (no completion was attempted)", async () => {
+    const fake = fakeSdk();
+    const { sdk, calls } = fake;
+    const c = freshCart();
+    const f = form({});
+    failOnce(fake, "initiatePaymentSession", new TypeError("Failed to fetch"));
+
+    const first = await payWithServiceScan(sdk, c, { form: f });
+    expect(first).toMatchObject({ type: "error", error: { kind: "network" } });
+    const next = await payWithServiceScan(sdk, c, { form: f });
+    expect(next).toEqual({ type: "order", order });
+    expect(f.submit).toHaveBeenCalledTimes(2);
+    expect(calls).toEqual(["initiatePaymentSession", "initiatePaymentSession", "complete"]);
+  });
+
+  it("keeps the doubt per cart: another cart pays normally", async () => {
+    const fake = fakeSdk();
+    const { sdk, calls } = fake;
+    const c = freshCart();
+    const other = freshCart();
+    const f = form({});
+    failOnce(fake, "complete", new TypeError("Failed to fetch"));
+
+    await payWithServiceScan(sdk, c, { form: f });
+    await payWithServiceScan(sdk, other, { form: f });
+    expect(f.submit).toHaveBeenCalledTimes(2);
+    expect(calls).toEqual(["initiatePaymentSession", "complete", "initiatePaymentSession", "complete"]);
+  });
+
+  it("lets concurrent retries of a cart in doubt join one repeated completion", async () => {
+    const fake = fakeSdk();
+    const { sdk, calls } = fake;
+    const c = freshCart();
+    const f = form({});
+    failOnce(fake, "complete", new TypeError("Failed to fetch"));
+
+    await payWithServiceScan(sdk, c, { form: f });
+    const [a, b] = await Promise.all([payWithServiceScan(sdk, c, { form: f }), payWithServiceScan(sdk, c, { form: f })]);
+    expect(a).toBe(b);
+    expect(a).toEqual({ type: "order", order });
+    expect(calls).toEqual(["initiatePaymentSession", "complete", "complete"]);
   });
 });
