@@ -56,8 +56,38 @@ const paying = new Map<string, Promise<unknown>>();
 // from the payment session, so only completing again with the SAME session is deduplicated; a new session
 // would be a new charge. A 500/503 is Medusa's own answer: its cart completion failed and rolled back (the
 // authorization released), and completing that session again would place an order on the canceled payment.
+// Kept in sessionStorage too (per tab): a shopper who reloads after a lost answer must not start a new
+// session either. Storage can be missing (SSR) or throw (blocked, full): memory alone then.
 const inDoubt = new Set<string>();
 const UNANSWERED = new Set([undefined, 502, 504]);
+const doubtKey = (cartId: string) => `servicescan:completion-in-doubt:${cartId}`;
+const storage = (): Storage | undefined => {
+  try {
+    return typeof sessionStorage == "undefined" ? undefined : sessionStorage;
+  } catch {
+    return undefined;
+  }
+};
+const doubt = {
+  has: (cartId: string) => {
+    if (inDoubt.has(cartId)) return true;
+    try {
+      return storage()?.getItem(doubtKey(cartId)) == "1";
+    } catch {
+      return false;
+    }
+  },
+  set: (cartId: string, on: boolean) => {
+    if (on) inDoubt.add(cartId);
+    else inDoubt.delete(cartId);
+    try {
+      if (on) storage()?.setItem(doubtKey(cartId), "1");
+      else storage()?.removeItem(doubtKey(cartId));
+    } catch {
+      // Memory still holds it for this page.
+    }
+  },
+};
 
 /**
  * Pays for a Medusa cart with the card in the ServiceScan form:
@@ -122,7 +152,7 @@ async function pay<TCart extends { id: string }, TOrder>(
   };
 
   // The last completion got no answer: finish that payment (same session) before any new card attempt.
-  if (inDoubt.has(cart.id)) return complete();
+  if (doubt.has(cart.id)) return complete();
 
   let result: ServiceScanSubmitResult;
   try {
@@ -156,11 +186,10 @@ async function pay<TCart extends { id: string }, TOrder>(
       done = await sdk.store.cart.complete(cart.id);
     } catch (e) {
       const out = failed(e);
-      if (UNANSWERED.has(out.error.status)) inDoubt.add(cart.id);
-      else inDoubt.delete(cart.id);
+      doubt.set(cart.id, UNANSWERED.has(out.error.status));
       return out;
     }
-    inDoubt.delete(cart.id);
+    doubt.set(cart.id, false);
     if (done.type == "order") return { type: "order", order: done.order };
     return {
       type: "error",

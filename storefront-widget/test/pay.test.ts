@@ -271,6 +271,27 @@ describe("payWithServiceScan after a completion without an answer", () => {
     },
   );
 
+  it("remembers the doubt across a page reload (sessionStorage), and forgets it once settled", async () => {
+    const fake = fakeSdk();
+    const c = freshCart();
+    failOnce(fake, "complete", new TypeError("Failed to fetch"));
+    await payWithServiceScan(fake.sdk, c, { form: form({}) });
+    expect(sessionStorage.getItem(`servicescan:completion-in-doubt:${c.id}`)).toBe("1");
+
+    // A reload: a fresh copy of the module, with only the tab's storage left.
+    let reloaded: typeof import("../src/index") | undefined;
+    jest.isolateModules(() => {
+      reloaded = require("../src/index");
+    });
+    const again = fakeSdk();
+    const f = form({});
+    const retry = await reloaded!.payWithServiceScan(again.sdk, c, { form: f });
+    expect(retry).toEqual({ type: "order", order });
+    expect(f.submit).not.toHaveBeenCalled();
+    expect(again.calls).toEqual(["complete"]);
+    expect(sessionStorage.getItem(`servicescan:completion-in-doubt:${c.id}`)).toBeNull();
+  });
+
   it("keeps the doubt while completing again still gets no answer", async () => {
     const fake = fakeSdk();
     const { sdk, calls } = fake;
