@@ -56,9 +56,10 @@ export class ServiceScanTimeoutError extends ServiceScanError {
  * Why a payment did not go through:
  * - `validation`: the card form reported a problem with what the shopper typed (Medusa was not called);
  * - `declined`: Medusa could not complete the cart because the payment was refused;
- * - `rejected`: Medusa answered a call with a 4xx error (e.g. an item went out of stock, no shipping
- *   method, the cart is already being completed, invalid data): retrying as is will not help;
- * - `network`: the hosted form or Medusa could not be reached, or Medusa answered with a 5xx error.
+ * - `rejected`: Medusa answered a call with a 4xx error other than 409 (e.g. an item went out of
+ *   stock, no shipping method, invalid data): retrying as is will not help;
+ * - `network`: the hosted form or Medusa could not be reached, Medusa answered with a 5xx error, or
+ *   with 409 (another completion of the cart is still running): trying again later may succeed.
  */
 export type ServiceScanPaymentErrorKind = "validation" | "declined" | "rejected" | "network";
 

@@ -32,6 +32,8 @@ export interface ServiceScanMessages extends Record<ServiceScanResponseCode, str
   declined: string;
   /** Shown when Medusa refused the request (HTTP 4xx) without a message of its own. */
   rejected: string;
+  /** Shown when Medusa is still completing this cart (HTTP 409): the payment may already be under way. */
+  inProgress: string;
   /** Shown when the hosted form or Medusa could not be reached. */
   network: string;
 }
@@ -55,6 +57,7 @@ export const serviceScanMessages: ServiceScanMessages = {
   loadFailed: "The card form couldn't load. Please check your connection and reload the page.",
   declined: "Your card was declined. Please try another card.",
   rejected: "We couldn't place your order. Please review your cart and try again.",
+  inProgress: "Your order is still being processed. Please wait a moment, then try again.",
   network: "We couldn't reach the payment service. Please check your connection and try again.",
 };
 

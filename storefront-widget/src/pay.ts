@@ -51,15 +51,16 @@ export type ServiceScanPaymentResult<TCart, TOrder> =
 
 // Per cart: a second click while paying joins the first payment instead of completing the cart twice.
 const paying = new Map<string, Promise<unknown>>();
-// Carts whose `complete` got no answer from Medusa itself (offline, or a gateway's 502/504 in front of it):
-// the processor may have authorized (or captured) the card. The provider derives the processor's request id
-// from the payment session, so only completing again with the SAME session is deduplicated; a new session
-// would be a new charge. A 500/503 is Medusa's own answer: its cart completion failed and rolled back (the
-// authorization released), and completing that session again would place an order on the canceled payment.
+// Carts whose last `complete` did not settle the payment: no answer (offline, a gateway's 502/504), a 5xx,
+// or a 409. The processor may have authorized (or captured) the card, and the completion may even still be
+// running (Medusa holds the cart's lock for it: a retry meanwhile gets 409, or 500 from the in-memory lock).
+// The provider derives the processor's request id from the payment session, so only completing again with
+// the SAME session is deduplicated; a new session would be a new charge. Only an answer that settles it (an
+// order, a decline, or a 4xx other than 409) clears the doubt.
 // Kept in sessionStorage too (per tab): a shopper who reloads after a lost answer must not start a new
 // session either. Storage can be missing (SSR) or throw (blocked, full): memory alone then.
 const inDoubt = new Set<string>();
-const UNANSWERED = new Set([undefined, 502, 504]);
+const settles = (status: number | undefined) => status != undefined && status >= 400 && status < 500 && status != 409;
 const doubtKey = (cartId: string) => `servicescan:completion-in-doubt:${cartId}`;
 const storage = (): Storage | undefined => {
   try {
@@ -104,16 +105,16 @@ const doubt = {
  * or `network` (unreachable, or 5xx) whose `message` can be shown as is.
  * Calls for a cart that is already being paid return the pending result.
  *
- * When `cart.complete` itself gets no answer from Medusa (offline, or a
- * gateway's 502/504), the outcome at the processor is unknown: the card may already be authorized or
+ * When `cart.complete` does not settle the payment (no answer, a 5xx, or a
+ * 409 because another completion of the cart is still running), the outcome
+ * at the processor is unknown: the card may already be authorized or
  * captured. The next call for that cart then only repeats
  * `sdk.store.cart.complete(cart.id)` with the existing payment session, so the
  * processor's duplicate detection returns the original authorization instead
  * of charging again; the form is not submitted and no new session is created.
  * That call returns the order, or the decline/`rejected` error (after which
  * the following call runs the full flow again), or `network` again (still in
- * doubt). A failure of `initiatePaymentSession` leaves nothing in doubt, and
- * neither does Medusa's own 500/503: its completion failed and rolled back.
+ * doubt). A failure of `initiatePaymentSession` leaves nothing in doubt.
  */
 export function payWithServiceScan<TCart extends { id: string }, TOrder>(
   sdk: ServiceScanSdk<TCart, TOrder>,
@@ -139,15 +140,19 @@ async function pay<TCart extends { id: string }, TOrder>(
   const failed = (cause: unknown) => {
     const { status, message, statusText } = (cause || {}) as { status?: unknown; message?: unknown; statusText?: unknown };
     const http = typeof status == "number" ? status : undefined;
-    // A 4xx means Medusa was reached and refused (out of stock, no shipping method, cart already being
-    // completed, invalid data): calling it a connection problem would send the shopper retrying in vain.
-    // Its message is written for the client; a bare status text ("Conflict") is not, so it gets ours.
-    const rejected = http != undefined && http >= 400 && http < 500;
+    // A 4xx means Medusa was reached and refused (out of stock, no shipping method, invalid data): calling
+    // it a connection problem would send the shopper retrying in vain. Its message is written for the
+    // client; a bare status text ("Bad Request") is not, so it gets ours. A 409 is the exception: another
+    // completion of this cart is still running, so waiting and trying again is exactly right.
+    const rejected = http != undefined && http >= 400 && http < 500 && http != 409;
     const text = rejected && typeof message == "string" && message != statusText ? message : "";
     const kind = rejected ? "rejected" : "network";
     return {
       type: "error" as const,
-      error: new ServiceScanPaymentError(kind, rejected ? text || m.rejected : m.network, { status: http, cause }),
+      error: new ServiceScanPaymentError(kind, rejected ? text || m.rejected : http == 409 ? m.inProgress : m.network, {
+        status: http,
+        cause,
+      }),
     };
   };
 
@@ -186,7 +191,7 @@ async function pay<TCart extends { id: string }, TOrder>(
       done = await sdk.store.cart.complete(cart.id);
     } catch (e) {
       const out = failed(e);
-      doubt.set(cart.id, UNANSWERED.has(out.error.status));
+      doubt.set(cart.id, !settles(out.error.status));
       return out;
     }
     doubt.set(cart.id, false);

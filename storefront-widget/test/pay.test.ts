@@ -149,7 +149,6 @@ describe("payWithServiceScan", () => {
   it.each([
     [400, "Bad Request", "Variant variant_01 does not have the required inventory"],
     [400, "Bad Request", "No shipping method selected but the cart contains items that require shipping."],
-    [409, "Conflict", "Cart is already being completed by another request"],
     [422, "Unprocessable Entity", "Your cart could not be completed."],
   ])("returns a rejected (not network) error with Medusa's message when complete answers %i", async (status, statusText, message) => {
     const { sdk } = fakeSdk();
@@ -165,9 +164,9 @@ describe("payWithServiceScan", () => {
   it("uses the (localisable) rejected message when a 4xx carries no message of its own", async () => {
     const { sdk } = fakeSdk();
     // The SDK falls back to the status text when the body has no `message`.
-    sdk.store.cart.complete.mockRejectedValueOnce(new FetchError("Conflict", "Conflict", 409));
+    sdk.store.cart.complete.mockRejectedValueOnce(new FetchError("Bad Request", "Bad Request", 400));
     const result = await payWithServiceScan(sdk, cart, { form: form({}) });
-    expect(result).toMatchObject({ type: "error", error: { kind: "rejected", status: 409, message: serviceScanMessages.rejected } });
+    expect(result).toMatchObject({ type: "error", error: { kind: "rejected", status: 400, message: serviceScanMessages.rejected } });
 
     sdk.store.cart.complete.mockRejectedValueOnce(new FetchError("", "", 400));
     const fr = await payWithServiceScan(sdk, cart, { form: form({}), messages: { rejected: "Commande impossible." } });
@@ -177,9 +176,17 @@ describe("payWithServiceScan", () => {
   it("keeps 5xx answers from complete as network errors", async () => {
     const { sdk } = fakeSdk();
     sdk.store.cart.complete.mockRejectedValueOnce(new FetchError("An unknown error occurred.", "Internal Server Error", 500));
-    // Its own cart: a failed completion leaves that cart in doubt (module state shared by the tests).
+    // Its own cart: a 5xx leaves that cart in doubt (module state shared by the tests).
     const result = await payWithServiceScan(sdk, { ...cart, id: "cart_5xx" }, { form: form({}) });
     expect(result).toMatchObject({ type: "error", error: { kind: "network", status: 500, message: serviceScanMessages.network } });
+  });
+
+  it("says a 409 (the cart is still being completed) is worth waiting for, not a refusal", async () => {
+    const { sdk } = fakeSdk();
+    const failure = new FetchError("The request conflicted with another request.", "Conflict", 409);
+    sdk.store.cart.complete.mockRejectedValueOnce(failure);
+    const result = await payWithServiceScan(sdk, { ...cart, id: "cart_409" }, { form: form({}) });
+    expect(result).toMatchObject({ type: "error", error: { kind: "network", status: 409, message: serviceScanMessages.inProgress } });
   });
 
   it("returns a network error without status when fetch itself fails during complete", async () => {
@@ -253,44 +260,23 @@ describe("payWithServiceScan after a completion without an answer", () => {
     expect(calls).toEqual(["initiatePaymentSession", "complete", "complete", "initiatePaymentSession", "complete"]);
   });
 
-  it.each([500, 503])(
-    "leaves nothing in doubt after Medusa's own %i: its completion rolled back, so the next call pays in a new session",
+  it.each([500, 503, 409])(
+    "keeps the doubt after %i: the completion may still hold the cart's lock, so the retry completes the same session",
     async (status) => {
       const fake = fakeSdk();
       const { sdk, calls } = fake;
       const c = freshCart();
       const f = form({});
-      failOnce(fake, "complete", new FetchError("An unknown error occurred.", "Internal Server Error", status));
+      failOnce(fake, "complete", new FetchError("An unknown error occurred.", "Error", status));
 
       const first = await payWithServiceScan(sdk, c, { form: f });
       expect(first).toMatchObject({ type: "error", error: { kind: "network", status } });
       const next = await payWithServiceScan(sdk, c, { form: f });
       expect(next).toEqual({ type: "order", order });
-      expect(f.submit).toHaveBeenCalledTimes(2);
-      expect(calls).toEqual(["initiatePaymentSession", "complete", "initiatePaymentSession", "complete"]);
+      expect(f.submit).toHaveBeenCalledTimes(1);
+      expect(calls).toEqual(["initiatePaymentSession", "complete", "complete"]);
     },
   );
-
-  it("remembers the doubt across a page reload (sessionStorage), and forgets it once settled", async () => {
-    const fake = fakeSdk();
-    const c = freshCart();
-    failOnce(fake, "complete", new TypeError("Failed to fetch"));
-    await payWithServiceScan(fake.sdk, c, { form: form({}) });
-    expect(sessionStorage.getItem(`servicescan:completion-in-doubt:${c.id}`)).toBe("1");
-
-    // A reload: a fresh copy of the module, with only the tab's storage left.
-    let reloaded: typeof import("../src/index") | undefined;
-    jest.isolateModules(() => {
-      reloaded = require("../src/index");
-    });
-    const again = fakeSdk();
-    const f = form({});
-    const retry = await reloaded!.payWithServiceScan(again.sdk, c, { form: f });
-    expect(retry).toEqual({ type: "order", order });
-    expect(f.submit).not.toHaveBeenCalled();
-    expect(again.calls).toEqual(["complete"]);
-    expect(sessionStorage.getItem(`servicescan:completion-in-doubt:${c.id}`)).toBeNull();
-  });
 
   it("keeps the doubt while completing again still gets no answer", async () => {
     const fake = fakeSdk();
@@ -360,7 +346,7 @@ describe("payWithServiceScan after a completion without an answer", () => {
     const { sdk, calls } = fake;
     const c = freshCart();
     const f = form({});
-    failOnce(fake, "complete", new FetchError("Cart is already being completed by another request", "Conflict", 409));
+    failOnce(fake, "complete", new FetchError("Variant variant_01 does not have the required inventory", "Bad Request", 400));
 
     await payWithServiceScan(sdk, c, { form: f });
     await payWithServiceScan(sdk, c, { form: f });
