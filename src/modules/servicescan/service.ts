@@ -28,7 +28,7 @@ type InjectedDependencies = {
   logger: Logger
 }
 
-/** Why the module stopped calling the service, until an admin check succeeds. */
+/** Why the module stopped calling the service, until a probe (the poll job's, the health endpoint's or an admin's check) succeeds. */
 export type ConfigurationError = {
   /** HTTP status the service answered (401/403), or null when a key is simply not configured. */
   status: number | null
@@ -723,7 +723,7 @@ export default class ServiceScanModuleService extends MedusaService({
     }
     if (!this.state_.configurationError) {
       this.logger_.error(
-        `servicescan: the service refused the secret key (${error.status} ${error.serviceMessage ?? ""}); polling stops until the configuration is fixed and an admin check succeeds`
+        `servicescan: the service refused the secret key (${error.status} ${error.serviceMessage ?? ""}); polling stops until a probe succeeds (each poll run makes one)`
       )
     }
     this.state_.configurationError = {
@@ -759,9 +759,14 @@ export default class ServiceScanModuleService extends MedusaService({
     )
   }
 
-  /** The longest a submission can be in flight: one attempt (PUTs are never retried) plus a margin. */
+  /**
+   * The longest a row can stay `submitting` with no error while its sender is
+   * alive: a page's PUTs go out `concurrency` at a time, one attempt each (PUTs
+   * are never retried), and results are written when the page is done.
+   */
   private submissionInFlightMs(): number {
-    return this.options_.timeoutMs + 60_000
+    const waves = Math.ceil(this.options_.pageSize / this.options_.concurrency)
+    return waves * this.options_.timeoutMs + 60_000
   }
 
   @InjectTransactionManager()

@@ -183,12 +183,14 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
         expect(await first).toMatchObject([{ status: "pending" }])
         expect(await atService()).toHaveLength(1)
 
-        // A sender that died mid-PUT leaves `submitting` with no error: re-sendable after timeoutMs + 60 s.
+        // A sender that died mid-PUT leaves `submitting` with no error: re-sendable once a whole page of
+        // PUTs would be over (250 rows, 4 at a time, 2 s each) plus a minute.
         await faults(null)
         const dead = await chargebackWithProof([await newScan(sandbox)])
         await service.updateProofRequests({ id: dead.proof.id, status: "submitting", last_error: null })
-        expect(await service.submitProofRequests([dead.proof.id], { resubmit: true })).toEqual([])
-        const later = new Date(Date.now() + 2_000 + 61_000)
+        const pageOver = Math.ceil(250 / 4) * 2_000 + 60_000
+        expect(await service.submitProofRequests([dead.proof.id], { resubmit: true, now: new Date(Date.now() + pageOver - 5_000) })).toEqual([])
+        const later = new Date(Date.now() + pageOver + 1_000)
         expect(await service.submitProofRequests([dead.proof.id], { resubmit: true, now: later })).toMatchObject([
           { status: "pending" },
         ])
@@ -388,7 +390,17 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
           await admin.query("BEGIN")
           await admin.query(`SELECT 1 FROM "servicescan_chargeback" WHERE "id" = $1 FOR UPDATE`, [chargeback.id])
           const refresh = service.refreshChargebackStatuses([chargeback.id])
-          await new Promise((resolve) => setTimeout(resolve, 300))
+          // Until the refresh has read the row and its UPDATE waits on our lock: only then is the race real.
+          for (let waited = 0; ; waited += 20) {
+            const { rows } = await admin.query(
+              // (Its reported query text may lag behind; that it waits on a lock in this database is what counts.)
+              `SELECT count(*)::int AS n FROM pg_stat_activity
+                WHERE wait_event_type = 'Lock' AND datname = current_database() AND pid <> pg_backend_pid()`
+            )
+            if (rows[0].n > 0) break
+            if (waited > 10_000) throw new Error("the refresh never reached its UPDATE")
+            await new Promise((resolve) => setTimeout(resolve, 20))
+          }
           await admin.query(`UPDATE "servicescan_chargeback" SET "status" = 'won' WHERE "id" = $1`, [chargeback.id])
           await admin.query("COMMIT")
           expect(await refresh).toEqual([])

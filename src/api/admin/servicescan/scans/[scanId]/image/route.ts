@@ -126,6 +126,9 @@ async function send(
     // The admin went away, or the source broke mid-way: headers are sent, so
     // the only honest signal left is a cut connection.
     res.destroy()
+  } finally {
+    // `pipeline` only knows the generator: the file handle or socket behind it is ours to close.
+    body.destroy()
   }
 }
 
