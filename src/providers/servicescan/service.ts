@@ -68,6 +68,8 @@ type InjectedDependencies = {
 
 /** Validation code of a form that passed the hosted form's checks. */
 const FORM_VALID = "870"
+/** Fresh request ids a refund may take after replayed declines (see `refundPayment`). */
+const MAX_REFUND_TRIES_AFTER_DECLINE = 5
 /** How many released authorizations the provider remembers (see `released_`). */
 const RELEASED_MEMORY = 10_000
 
@@ -453,18 +455,29 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       )
     }
 
-    const requestId = hashId(`${payment.request_id}:refund:${payment.refunds.length}:${amountMinor}`)
-    const logContext = { operation: "refund" as const, request_id: requestId, form_id: payment.form_id }
+    const refundKey = `${payment.request_id}:refund:${payment.refunds.length}:${amountMinor}`
+    let requestId = hashId(refundKey)
+    let logContext = { operation: "refund" as const, request_id: requestId, form_id: payment.form_id }
     let result: GatewayResult
-    try {
-      result = await this.gateway_.refund({
-        requestId,
-        transactionId: target.capture.cnp_txn_id,
-        amount: amountMinor,
-        currencyCode: payment.currency_code,
-      })
-    } catch (error) {
-      throw this.fail(error, { ...logContext, stage: "processor" })
+    for (let attempt = 1; ; attempt++) {
+      try {
+        result = await this.gateway_.refund({
+          requestId,
+          transactionId: target.capture.cnp_txn_id,
+          amount: amountMinor,
+          currencyCode: payment.currency_code,
+        })
+      } catch (error) {
+        throw this.fail(error, { ...logContext, stage: "processor" })
+      }
+      // The processor answers a repeated id with the original result, declines
+      // included, and this id repeats for every new try of the same refund. A
+      // decline moved no money, so the try goes out again under a fresh id.
+      if (!(result.outcome === "declined" && result.duplicate) || attempt >= MAX_REFUND_TRIES_AFTER_DECLINE) {
+        break
+      }
+      requestId = hashId(`${refundKey}:after-decline:${attempt}`)
+      logContext = { ...logContext, request_id: requestId }
     }
     if (result.outcome === "declined") {
       throw this.fail(new ProcessorDeclineError(this.gateway_.name, result), { ...logContext, stage: "processor" })

@@ -135,6 +135,33 @@ describe("refundPayment", () => {
     expect(cnp.map((r) => r.txn["@_id"])).toEqual([cnp[0].txn["@_id"], cnp[0].txn["@_id"]])
   })
 
+  it("tries a refund again under a fresh id when the processor replays an earlier decline of that id", async () => {
+    const cnp: CnpRequestRecord[] = []
+    server.use(
+      cnpHandler(cnp, (request) =>
+        cnp.length === 1
+          ? cnpResponse("credit", { response: "365", message: "Total credit amount exceeds capture amount", duplicate: true })
+          : cnpResponse("credit", { id: String(request.txn["@_id"]), cnpTxnId: "99123" })
+      )
+    )
+    const { provider } = createProvider()
+    const data = capturedPayment()
+    const result = await provider.refundPayment({ data, amount: 2.5, context: { idempotency_key: REFUND_2 } })
+    const ids = cnp.map((r) => r.txn["@_id"])
+    expect(ids).toEqual([hashId(`${data.request_id}:refund:0:250`), hashId(`${data.request_id}:refund:0:250:after-decline:1`)])
+    expect(result.data?.refunds).toEqual([expect.objectContaining({ cnp_txn_id: "99123", request_id: ids[1] })])
+  })
+
+  it("does not retry a first-hand decline", async () => {
+    const cnp: CnpRequestRecord[] = []
+    server.use(cnpHandler(cnp, () => cnpResponse("credit", { response: "365", message: "Total credit amount exceeds capture amount" })))
+    const { provider } = createProvider()
+    await expect(provider.refundPayment({ data: capturedPayment(), amount: 1, context: { idempotency_key: REFUND_1 } })).rejects.toMatchObject({
+      processorResponse: { code: "365" },
+    })
+    expect(cnp).toHaveLength(1)
+  })
+
   it("maps a processor refusal (365) to a merchant-facing error with the raw code", async () => {
     server.use(
       cnpHandler([], () => cnpResponse("credit", { response: "365", message: "Total credit amount exceeds capture amount" }))
