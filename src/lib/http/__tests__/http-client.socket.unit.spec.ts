@@ -1,4 +1,4 @@
-import { createServer as createHttpServer, IncomingMessage, Server, ServerResponse } from "node:http"
+import { createServer as createHttpServer, globalAgent, IncomingMessage, Server, ServerResponse } from "node:http"
 import { AddressInfo, createServer } from "node:net"
 import type { Readable } from "node:stream"
 import { HttpClient, ServiceScanConnectionError, ServiceScanResponseError, ServiceScanTimeoutError } from ".."
@@ -66,6 +66,8 @@ describe("HttpClient connections (a real HTTP server)", () => {
   })
 
   it("sends a request that must not be repeated on a fresh connection it then closes", async () => {
+    // Not through Node's global agent either: it pools connections (keep-alive) since Node 19.
+    const pooled = jest.spyOn(globalAgent, "addRequest")
     const client = new HttpClient({ baseUrl })
     await client.request({ method: "GET", path: "/warm-up" })
     await client.request({ method: "PUT", path: "/disputes/proofRequest", body: ["a"] })
@@ -77,6 +79,8 @@ describe("HttpClient connections (a real HTTP server)", () => {
     ])
     // Neither PUT rode the pooled socket of the GET, nor each other's.
     expect(new Set(seen.map((s) => s.socket)).size).toBe(3)
+    expect(pooled).not.toHaveBeenCalled()
+    pooled.mockRestore()
   })
 
   it("bounds a streamed download by the attempt's timeout, the caller's reads included", async () => {
