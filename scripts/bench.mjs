@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join, dirname } from "node:path"
 import { fileURLToPath } from "node:url"
-import { startEmbeddedPostgres } from "./embedded-postgres.mjs"
+import { ensureDatabaseEnv } from "./embedded-postgres.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const name = process.argv[2]
@@ -16,11 +16,7 @@ if (!name) {
   process.exit(2)
 }
 
-let pg
-if (!process.env.DATABASE_URL && !process.env.DB_HOST) {
-  pg = await startEmbeddedPostgres()
-  Object.assign(process.env, { DB_HOST: pg.host, DB_PORT: String(pg.port), DB_USERNAME: pg.user, DB_PASSWORD: pg.password })
-}
+const pg = await ensureDatabaseEnv()
 const dir = await mkdtemp(join(tmpdir(), "servicescan-bench-"))
 const resultFile = join(dir, "result.json")
 let code = 1

@@ -87,3 +87,24 @@ export async function startEmbeddedPostgres(options = {}) {
     },
   }
 }
+
+/**
+ * What the Medusa test runner and the app read: without DATABASE_URL/DB_HOST,
+ * starts an embedded server and points DB_HOST/DB_PORT/DB_USERNAME/DB_PASSWORD
+ * at it (the host is "localhost", so the test runner leaves SSL off).
+ * @param {{ log?: (line: string) => void }} [options]
+ * @returns {Promise<{ stop: () => Promise<void> } | undefined>} the server to stop, if one was started
+ */
+export async function ensureDatabaseEnv(options = {}) {
+  if (process.env.DATABASE_URL || process.env.DB_HOST) {
+    return undefined
+  }
+  const pg = await startEmbeddedPostgres(options)
+  Object.assign(process.env, {
+    DB_HOST: pg.host,
+    DB_PORT: String(pg.port),
+    DB_USERNAME: pg.user,
+    DB_PASSWORD: pg.password,
+  })
+  return pg
+}

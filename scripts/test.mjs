@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join, dirname } from "node:path"
 import { fileURLToPath } from "node:url"
-import { startEmbeddedPostgres } from "./embedded-postgres.mjs"
+import { ensureDatabaseEnv } from "./embedded-postgres.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const jestBin = join(root, "node_modules", ".bin", "jest")
@@ -61,14 +61,7 @@ let pg
 const needsDb = selected.some((name) => SUITES[name].db)
 if (needsDb && !process.env.DATABASE_URL && !process.env.DB_HOST) {
   console.log("No DATABASE_URL/DB_HOST: starting a throw-away PostgreSQL (embedded-postgres)")
-  pg = await startEmbeddedPostgres()
-  // The test runner turns SSL on unless the host contains "localhost".
-  Object.assign(process.env, {
-    DB_HOST: pg.host,
-    DB_PORT: String(pg.port),
-    DB_USERNAME: pg.user,
-    DB_PASSWORD: pg.password,
-  })
+  pg = await ensureDatabaseEnv()
 }
 
 const stopDb = async () => {

@@ -167,14 +167,13 @@ const CHARGEBACK_STATUS_LABELS: Record<ChargebackStatus, Label> = {
   closed: { label: "Closed", color: "grey", description: "Closed without a decision (accepted or withdrawn)." },
 }
 
+/** A status's label from its table; one the UI does not know yet is still shown, in plain words. */
+function statusLabel(labels: Record<string, Label>, status: string): Label {
+  return labels[status] ?? { label: humanize(status), color: "grey", description: "" }
+}
+
 export function chargebackStatusLabel(status: string): Label {
-  return (
-    CHARGEBACK_STATUS_LABELS[status as ChargebackStatus] ?? {
-      label: humanize(status),
-      color: "grey",
-      description: "",
-    }
-  )
+  return statusLabel(CHARGEBACK_STATUS_LABELS, status)
 }
 
 const PROOF_REQUEST_STATUS_LABELS: Record<ProofRequestStatus, Label> = {
@@ -195,13 +194,7 @@ const PROOF_REQUEST_STATUS_LABELS: Record<ProofRequestStatus, Label> = {
 }
 
 export function proofRequestStatusLabel(status: string): Label {
-  return (
-    PROOF_REQUEST_STATUS_LABELS[status as ProofRequestStatus] ?? {
-      label: humanize(status),
-      color: "grey",
-      description: "",
-    }
-  )
+  return statusLabel(PROOF_REQUEST_STATUS_LABELS, status)
 }
 
 export type GroundTruthView = {

@@ -12,7 +12,7 @@ import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { startEmbeddedPostgres } from "../../../../scripts/embedded-postgres.mjs"
+import { ensureDatabaseEnv } from "../../../../scripts/embedded-postgres.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..")
 
@@ -62,16 +62,7 @@ if (!adminDir) {
   }
 }
 
-let pg
-if (!process.env.DATABASE_URL && !process.env.DB_HOST) {
-  pg = await startEmbeddedPostgres()
-  Object.assign(process.env, {
-    DB_HOST: pg.host,
-    DB_PORT: String(pg.port),
-    DB_USERNAME: pg.user,
-    DB_PASSWORD: pg.password,
-  })
-}
+const pg = await ensureDatabaseEnv()
 
 const code = await run(
   join(root, "node_modules", ".bin", "jest"),
