@@ -186,7 +186,7 @@ const PROOF_REQUEST_STATUS_LABELS: Record<ProofRequestStatus, Label> = {
     label: "Unconfirmed",
     color: "orange",
     description:
-      "Sent, but the service's answer was lost. It is not re-sent automatically, to avoid a duplicate request.",
+      "Sent, with no answer recorded yet: in flight, or the service's answer was lost. It is not re-sent automatically, to avoid a duplicate request.",
   },
   pending: { label: "Pending", color: "blue", description: "ServiceScan is processing the scans." },
   complete: { label: "Complete", color: "green", description: "ServiceScan returned a verdict for the scans." },
