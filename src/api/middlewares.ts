@@ -3,6 +3,7 @@ import {
   validateAndTransformBody,
   validateAndTransformQuery,
 } from "@medusajs/framework/http"
+import { serializeRefunds } from "./admin/payments/serialize-refunds"
 import { listChargebacksQueryConfig, retrieveChargebackQueryConfig } from "./admin/servicescan/query-config"
 import {
   AdminAttachScanIds,
@@ -15,6 +16,7 @@ import {
 } from "./admin/servicescan/validators"
 import { WebhookChargeback } from "./hooks/servicescan/chargebacks/validators"
 import { verifyServiceScanSignature } from "./hooks/servicescan/chargebacks/verify-signature"
+import { guardCartCompletion } from "./store/carts/guard-completion"
 
 export default defineMiddlewares({
   routes: [
@@ -64,6 +66,19 @@ export default defineMiddlewares({
       matcher: "/admin/servicescan/scans/:scanId/image",
       methods: ["GET"],
       middlewares: [validateAndTransformQuery(AdminGetScanImage, { defaults: [], isList: false })],
+    },
+    {
+      // Medusa's own route: a ServiceScan cart must not place an order with a
+      // canceled payment, nor pay twice with one form (see guard-completion.ts).
+      matcher: "/store/carts/:id/complete",
+      methods: ["POST"],
+      middlewares: [guardCartCompletion],
+    },
+    {
+      // Medusa's own route: refunds of one ServiceScan payment, one at a time.
+      matcher: "/admin/payments/:id/refund",
+      methods: ["POST"],
+      middlewares: [serializeRefunds],
     },
     {
       // The signature covers the exact bytes received, so the raw body is kept.

@@ -47,13 +47,13 @@ export async function syncServiceScanProofRequests(
   const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
   const report: SyncRunReport = { pages: 0, claimed: 0, submitted: 0, completed: 0, still_pending: 0, errors: 0, duration_ms: 0 }
 
-  if (service.getConfigurationError()) {
+  if (await service.getConfigurationError()) {
     // Calling once per proof request with a key the service refused would only
     // hammer it; one side-effect-free probe per run finds out whether it works
-    // again. The flag lives in each process, and a worker process sees no admin
-    // request whose probe could lift it, so the job must probe for itself.
+    // again (an admin's probe on the server lifts it too: the flag is in the
+    // database, shared by every process).
     await service.probe()
-    const configurationError = service.getConfigurationError()
+    const configurationError = await service.getConfigurationError()
     if (configurationError) {
       logger.warn(`servicescan: polling is stopped: ${configurationError.message}`)
       return { ...report, skipped: "configuration_error", duration_ms: Date.now() - started }
@@ -95,8 +95,9 @@ export async function syncServiceScanProofRequests(
         report.errors += claimed.length
         logger.error(`servicescan: a page of ${claimed.length} proof requests failed to sync: ${(error as Error).message}`)
       }
-      if (service.getConfigurationError()) {
-        logger.warn(`servicescan: polling stopped: ${service.getConfigurationError()?.message}`)
+      const stoppedBy = await service.getConfigurationError()
+      if (stoppedBy) {
+        logger.warn(`servicescan: polling stopped: ${stoppedBy.message}`)
         break
       }
     }

@@ -115,6 +115,11 @@ const doubt = {
  * That call returns the order, or the decline/`rejected` error (after which
  * the following call runs the full flow again), or `network` again (still in
  * doubt). A failure of `initiatePaymentSession` leaves nothing in doubt.
+ *
+ * When the plugin refuses the session for good (its payment was canceled
+ * after a failed order, or its form already paid another order: the cart
+ * error's `name` is `ServiceScanNewSessionRequired`), the whole flow runs
+ * once more by itself, with a new form submission in a new session.
  */
 export function payWithServiceScan<TCart extends { id: string }, TOrder>(
   sdk: ServiceScanSdk<TCart, TOrder>,
@@ -156,33 +161,38 @@ async function pay<TCart extends { id: string }, TOrder>(
     };
   };
 
+  // After a session the plugin refuses for good (its payment was canceled, or its form already paid
+  // elsewhere), the whole flow runs once more by itself: a new form id in a new session.
+  let restarted = false;
   // The last completion got no answer: finish that payment (same session) before any new card attempt.
-  if (doubt.has(cart.id)) return complete();
+  return doubt.has(cart.id) ? complete() : fresh();
 
-  let result: ServiceScanSubmitResult;
-  try {
-    result = await form.submit();
-  } catch (e) {
-    // Timeout or a form that never loaded: the hosted service was unreachable (no status, so `network`).
-    return failed(e);
-  }
-  const code = result.responseCode;
-  if (code != "870") {
-    return {
-      type: "error",
-      error: new ServiceScanPaymentError("validation", describeResponseCode(code, m), { code }),
-    };
-  }
+  async function fresh(): Promise<ServiceScanPaymentResult<TCart, TOrder>> {
+    let result: ServiceScanSubmitResult;
+    try {
+      result = await form.submit();
+    } catch (e) {
+      // Timeout or a form that never loaded: the hosted service was unreachable (no status, so `network`).
+      return failed(e);
+    }
+    const code = result.responseCode;
+    if (code != "870") {
+      return {
+        type: "error",
+        error: new ServiceScanPaymentError("validation", describeResponseCode(code, m), { code }),
+      };
+    }
 
-  try {
-    await sdk.store.payment.initiatePaymentSession(cart, {
-      provider_id: providerId,
-      data: { form_id: result.formId, response_code: code },
-    });
-  } catch (e) {
-    return failed(e);
+    try {
+      await sdk.store.payment.initiatePaymentSession(cart, {
+        provider_id: providerId,
+        data: { form_id: result.formId, response_code: code },
+      });
+    } catch (e) {
+      return failed(e);
+    }
+    return complete();
   }
-  return complete();
 
   // Completes with the current session; an unanswered failure leaves the cart in doubt, any answer settles it.
   async function complete(): Promise<ServiceScanPaymentResult<TCart, TOrder>> {
@@ -196,6 +206,11 @@ async function pay<TCart extends { id: string }, TOrder>(
     }
     doubt.set(cart.id, false);
     if (done.type == "order") return { type: "order", order: done.order };
+    // The plugin's name for "start a new payment session" (medusa-plugin-servicescan, checkout-session.ts).
+    if (done.error?.name == "ServiceScanNewSessionRequired" && !restarted) {
+      restarted = true;
+      return fresh();
+    }
     return {
       type: "error",
       cart: done.cart,

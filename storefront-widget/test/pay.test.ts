@@ -396,4 +396,61 @@ describe("payWithServiceScan after a completion without an answer", () => {
     expect(a).toEqual({ type: "order", order });
     expect(calls).toEqual(["initiatePaymentSession", "complete", "complete"]);
   });
+
+  describe("a session the plugin refuses for good (ServiceScanNewSessionRequired)", () => {
+    const refused = (message: string) => ({
+      type: "cart" as const,
+      cart,
+      error: { message, name: "ServiceScanNewSessionRequired", type: "payment_authorization_error" },
+    });
+
+    it("starts over once by itself: a new form submission in a new session, then the order", async () => {
+      const { sdk, calls } = fakeSdk();
+      sdk.store.cart.complete.mockImplementationOnce(async () => {
+        calls.push("complete");
+        return refused("Your earlier payment attempt was canceled.");
+      });
+      const f = form({});
+      const result = await payWithServiceScan(sdk, cart, { form: f });
+
+      expect(result).toEqual({ type: "order", order });
+      expect(f.submit).toHaveBeenCalledTimes(2);
+      expect(calls).toEqual(["initiatePaymentSession", "complete", "initiatePaymentSession", "complete"]);
+    });
+
+    it("starts over only once, then shows the plugin's message", async () => {
+      const { sdk, calls } = fakeSdk();
+      sdk.store.cart.complete.mockImplementation(async () => {
+        calls.push("complete");
+        return refused("These card details were already used for another payment.");
+      });
+      const result = await payWithServiceScan(sdk, cart, { form: form({}) });
+
+      expect(calls).toEqual(["initiatePaymentSession", "complete", "initiatePaymentSession", "complete"]);
+      expect(result.type).toBe("error");
+      if (result.type != "error") throw new Error("unreachable");
+      expect(result.error.kind).toBe("declined");
+      expect(result.error.message).toBe("These card details were already used for another payment.");
+    });
+
+    it("also after a completion in doubt: the same session first, then a new one when the plugin refuses it", async () => {
+      const { sdk, calls } = fakeSdk();
+      const doubtful = { ...cart, id: "cart_refused_after_doubt" };
+      sdk.store.cart.complete
+        .mockImplementationOnce(async () => {
+          calls.push("complete");
+          throw new FetchError("Internal Server Error", "Internal Server Error", 500);
+        })
+        .mockImplementationOnce(async () => {
+          calls.push("complete");
+          return refused("Your earlier payment attempt was canceled.");
+        });
+      const first = await payWithServiceScan(sdk, doubtful, { form: form({}) });
+      expect(first.type).toBe("error");
+      const second = await payWithServiceScan(sdk, doubtful, { form: form({}) });
+
+      expect(second).toEqual({ type: "order", order });
+      expect(calls).toEqual(["initiatePaymentSession", "complete", "complete", "initiatePaymentSession", "complete"]);
+    });
+  });
 });

@@ -36,6 +36,13 @@ export const ServiceScanModuleOptionsSchema = z
     pageSize: z.number().int().min(1).max(2_000).default(250),
     /** First delay after a failed call; doubles per attempt, with full jitter, up to `pollIntervalMs`. */
     retryBaseDelayMs: z.number().int().min(0).default(5 * 60 * 1000),
+    /**
+     * How long after a cart completion attempt the reconciliation job settles
+     * it: a session that never got a payment by then is removed, and the
+     * provider releases any authorization the processor holds for it (one
+     * whose answer was lost). Longer than any storefront keeps retrying.
+     */
+    checkoutReconcileAfterMs: z.number().int().min(60_000).default(HOUR_MS),
     /** Replay window of webhook signatures. */
     webhookToleranceSeconds: z.number().int().min(1).max(3_600).default(300),
   })

@@ -16,7 +16,7 @@ import {
   submissionOutcome,
 } from "../../lib/servicescan/disputes-client"
 import { ServiceScanAuthError, ServiceScanError } from "../../lib/http"
-import { Chargeback, ProofRequest, ScanEvidence } from "./models"
+import { Chargeback, CheckoutAttempt, ProofRequest, ScanEvidence, ServiceState } from "./models"
 import { resolveModuleOptions, ResolvedServiceScanModuleOptions, ServiceScanModuleOptions } from "./options"
 import { ChargebackStatus, GroundTruthValue, ProofRequestStatus } from "./types"
 import { deriveChargebackStatus } from "./utils/chargeback-status"
@@ -125,6 +125,9 @@ export type ServiceProbe =
 /** Longest an image may be when it is copied into the File Module (a scan JPEG is tens of kB). */
 const MAX_ARCHIVED_IMAGE_BYTES = 10 * 1024 * 1024
 
+/** The ServiceState row of the disputes API. */
+const DISPUTES_API_STATE = "disputes_api"
+
 /** Statuses the poll job works on. */
 const DUE_STATUSES: ProofRequestStatus[] = ["to_submit", "pending"]
 
@@ -138,18 +141,16 @@ const DUE_STATUSES: ProofRequestStatus[] = ["to_submit", "pending"]
  */
 export default class ServiceScanModuleService extends MedusaService({
   Chargeback,
+  CheckoutAttempt,
   ProofRequest,
   ScanEvidence,
+  ServiceState,
 }) {
   protected readonly options_: ResolvedServiceScanModuleOptions
   protected readonly logger_: Logger
   protected readonly client_: DisputesClient | null
-  /**
-   * Mutable state lives in an object, not in fields: callers may hold the
-   * service through a proxy (module wrappers, test runners), and a write
-   * through a proxy would land on the proxy's target instead of here.
-   */
-  private readonly state_: { configurationError: ConfigurationError | null }
+  /** Set at boot when no secret key is configured; every process reads the same options. */
+  private readonly missingKey_: ConfigurationError | null
 
   constructor(dependencies: InjectedDependencies, options: ServiceScanModuleOptions) {
     // eslint-disable-next-line prefer-rest-params
@@ -168,11 +169,9 @@ export default class ServiceScanModuleService extends MedusaService({
             ),
         })
       : null
-    this.state_ = {
-      configurationError: this.client_
-        ? null
-        : { status: null, message: "The servicescan module has no secretKey option", at: new Date() },
-    }
+    this.missingKey_ = this.client_
+      ? null
+      : { status: null, message: "The servicescan module has no secretKey option", at: new Date() }
   }
 
   /** Settings safe to show an admin: which keys are set, never their values. */
@@ -187,12 +186,47 @@ export default class ServiceScanModuleService extends MedusaService({
       archive_images: this.options_.archiveImages,
       concurrency: this.options_.concurrency,
       page_size: this.options_.pageSize,
+      checkout_reconcile_after_ms: this.options_.checkoutReconcileAfterMs,
     }
   }
 
-  /** Set after a 401/403 from the service (or without a secret key): polling stops until it is cleared. */
-  getConfigurationError(): ConfigurationError | null {
-    return this.state_.configurationError
+  /**
+   * Set after a 401/403 from the service (or without a secret key): calls stop
+   * until a probe succeeds. Read from the database, so the server, its workers
+   * and other instances agree on it.
+   */
+  async getConfigurationError(): Promise<ConfigurationError | null> {
+    if (this.missingKey_) {
+      return this.missingKey_
+    }
+    const [row] = await this.listServiceStates({ id: DISPUTES_API_STATE }, { take: 1 })
+    if (!row?.configuration_error_message) {
+      return null
+    }
+    return {
+      status: row.configuration_error_status ?? null,
+      message: row.configuration_error_message,
+      at: new Date(row.configuration_error_at ?? row.updated_at),
+    }
+  }
+
+  /** Records (or, with null, lifts) the configuration error for every process. */
+  private async setConfigurationError(error: ConfigurationError | null): Promise<void> {
+    const data = {
+      configuration_error_message: error?.message ?? null,
+      configuration_error_status: error?.status ?? null,
+      configuration_error_at: error?.at ?? null,
+    }
+    const updated = await this.updateServiceStates({ selector: { id: DISPUTES_API_STATE }, data })
+    if (updated.length > 0 || !error) {
+      return
+    }
+    try {
+      await this.createServiceStates({ id: DISPUTES_API_STATE, ...data })
+    } catch {
+      // Another process created the row meanwhile: write over it.
+      await this.updateServiceStates({ selector: { id: DISPUTES_API_STATE }, data })
+    }
   }
 
   verifyWebhookSignature(
@@ -218,14 +252,14 @@ export default class ServiceScanModuleService extends MedusaService({
    */
   async probe(): Promise<ServiceProbe> {
     if (!this.client_) {
-      return { reachable: false, configuration_error: true, error: this.state_.configurationError?.message ?? "" }
+      return { reachable: false, configuration_error: true, error: this.missingKey_?.message ?? "" }
     }
     try {
       const { latencyMs } = await this.client_.probe()
-      this.state_.configurationError = null
+      await this.setConfigurationError(null)
       return { reachable: true, latency_ms: latencyMs }
     } catch (error) {
-      this.noteAuthFailure(error)
+      await this.noteAuthFailure(error)
       return {
         reachable: false,
         configuration_error: error instanceof ServiceScanAuthError,
@@ -290,8 +324,9 @@ export default class ServiceScanModuleService extends MedusaService({
       return []
     }
     const client = this.client_
-    if (!client || this.state_.configurationError) {
-      const reason = this.state_.configurationError?.message ?? "not configured"
+    const configurationError = await this.getConfigurationError()
+    if (!client || configurationError) {
+      const reason = configurationError?.message ?? "not configured"
       await this.writeProofResults(
         claimed.map((row) => ({
           id: row.id,
@@ -320,7 +355,7 @@ export default class ServiceScanModuleService extends MedusaService({
           const { id } = await client.createProofRequest(row.scan_ids)
           return { row, remoteId: id, error: undefined }
         } catch (error) {
-          if (this.noteAuthFailure(error)) {
+          if (await this.noteAuthFailure(error)) {
             stopped = true
           }
           return { row, remoteId: undefined, error }
@@ -384,7 +419,7 @@ export default class ServiceScanModuleService extends MedusaService({
    */
   async fetchProofResults(rows: { id: string; remote_id: string | null }[]): Promise<FetchOutcome[]> {
     const client = this.client_
-    if (!client || this.state_.configurationError) {
+    if (!client || (await this.getConfigurationError())) {
       return rows.map((row) => ({ id: row.id, kind: "skipped" as const }))
     }
     let stopped = false
@@ -401,7 +436,7 @@ export default class ServiceScanModuleService extends MedusaService({
             ? { id: row.id, kind: "pending" }
             : { id: row.id, kind: "complete", scans: result.scans }
         } catch (error) {
-          if (this.noteAuthFailure(error)) {
+          if (await this.noteAuthFailure(error)) {
             stopped = true
             return { id: row.id, kind: "skipped" }
           }
@@ -646,7 +681,7 @@ export default class ServiceScanModuleService extends MedusaService({
     try {
       return await this.requireClient().getImage(scanId)
     } catch (error) {
-      this.noteAuthFailure(error)
+      await this.noteAuthFailure(error)
       throw error
     }
   }
@@ -669,6 +704,58 @@ export default class ServiceScanModuleService extends MedusaService({
       image.body.destroy()
     }
     return Buffer.concat(chunks)
+  }
+
+  /**
+   * Records that a payment session is being completed (before its card is
+   * authorized) and answers the other sessions that carried the same hosted
+   * form id earlier. Repeating it for the same session only moves
+   * `attempted_at` and reopens it for reconciliation.
+   */
+  async recordCheckoutAttempt(input: {
+    payment_session_id: string
+    cart_id: string
+    form_id: string
+    request_id: string
+    now?: Date
+  }): Promise<void> {
+    const data = {
+      cart_id: input.cart_id,
+      form_id: input.form_id.toLowerCase(),
+      request_id: input.request_id,
+      attempted_at: input.now ?? new Date(),
+      reconciled_at: null,
+    }
+    const selector = { payment_session_id: input.payment_session_id }
+    const updated = await this.updateCheckoutAttempts({ selector, data })
+    if (updated.length > 0) {
+      return
+    }
+    try {
+      await this.createCheckoutAttempts({ ...selector, ...data })
+    } catch (error) {
+      // Two completions of one session raced to the first record: the other one wrote it.
+      if ((await this.updateCheckoutAttempts({ selector, data })).length === 0) {
+        throw error
+      }
+    }
+  }
+
+  /** The sessions other than `except` whose completion carried this hosted form id. */
+  async listFormUses(formId: string, except: string): Promise<string[]> {
+    const rows = await this.listCheckoutAttempts(
+      { form_id: formId.toLowerCase(), payment_session_id: { $ne: except } },
+      { select: ["payment_session_id"] }
+    )
+    return rows.map((row) => row.payment_session_id)
+  }
+
+  /** Attempts the reconciliation job has not settled, oldest first, last attempted before `before`. */
+  async listUnreconciledCheckoutAttempts(before: Date, limit: number) {
+    return this.listCheckoutAttempts(
+      { reconciled_at: null, attempted_at: { $lt: before } },
+      { take: limit, order: { attempted_at: "ASC" } }
+    )
   }
 
   /** Queue figures for the health endpoint: counts by status and the last status check. */
@@ -716,21 +803,21 @@ export default class ServiceScanModuleService extends MedusaService({
     return retryDelayMs(attempts, this.options_.retryBaseDelayMs, this.options_.pollIntervalMs)
   }
 
-  /** Records an authentication failure as the module's configuration error; answers whether it was one. */
-  private noteAuthFailure(error: unknown): boolean {
+  /** Records an authentication failure as the configuration error of every process; answers whether it was one. */
+  private async noteAuthFailure(error: unknown): Promise<boolean> {
     if (!(error instanceof ServiceScanAuthError)) {
       return false
     }
-    if (!this.state_.configurationError) {
+    if (!(await this.getConfigurationError())) {
       this.logger_.error(
         `servicescan: the service refused the secret key (${error.status} ${error.serviceMessage ?? ""}); polling stops until a probe succeeds (each poll run makes one)`
       )
     }
-    this.state_.configurationError = {
+    await this.setConfigurationError({
       status: error.status,
       message: `ServiceScan refused the secret key: ${error.status} ${error.serviceMessage ?? ""}`.trim(),
       at: new Date(),
-    }
+    })
     return true
   }
 

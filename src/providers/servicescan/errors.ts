@@ -210,7 +210,8 @@ const MERCHANT_HINTS: Partial<Record<DeclineReason, string>> = {
 /**
  * Maps any failure of a remote call to the MedusaError this provider throws.
  *
- * - authorize: PAYMENT_AUTHORIZATION_ERROR with the shopper's message.
+ * - authorize: PAYMENT_AUTHORIZATION_ERROR with the shopper's message, or
+ *   CONFLICT when the processor may have acted without our seeing its answer.
  * - capture / refund / cancel / delete (admin and compensation paths):
  *   NOT_ALLOWED (HTTP 400) for the processor's refusals, UNEXPECTED_STATE for
  *   setup, network and protocol failures; the message names the raw processor
@@ -230,7 +231,16 @@ export function toMedusaError(
 
   if (context.operation === "authorize") {
     return new ServiceScanPaymentError({
-      type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
+      // The processor may have authorized although no answer came back. A
+      // PAYMENT_AUTHORIZATION_ERROR would reach the storefront as a settled
+      // failure (200 with a cart error), and a storefront then pays again in a
+      // new session: a second authorization. CONFLICT (HTTP 409) says "not
+      // settled": completing the same session again reuses the request id, and
+      // the processor's duplicate detection answers with the original result.
+      type:
+        classified.outcomeUnknown && stage === "processor"
+          ? MedusaError.Types.CONFLICT
+          : MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
       message: classified.shopperMessage,
       operation: context.operation,
       stage,

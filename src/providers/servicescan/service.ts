@@ -70,8 +70,6 @@ type InjectedDependencies = {
 const FORM_VALID = "870"
 /** Fresh request ids a refund may take after replayed declines (see `refundPayment`). */
 const MAX_REFUND_TRIES_AFTER_DECLINE = 5
-/** How many released authorizations the provider remembers (see `released_`). */
-const RELEASED_MEMORY = 10_000
 
 /**
  * ServiceScan payment provider: the shopper types (or scans) the card into the
@@ -91,15 +89,6 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   protected readonly gateway_: ProcessorGateway
   /** Strings scrubbed from every log line and error detail, whatever produced them. */
   private readonly secrets_: string[]
-  /**
-   * Request ids of authorizations this process released. A retried authorize
-   * reuses its request id, and cnpAPI answers a duplicate with the original
-   * approval even when that authorization was reversed since (Medusa's
-   * compensation cancels it when creating the Payment fails). Such a session
-   * must not be treated as authorized again. Process memory only: it narrows
-   * the window, it cannot close it across several server instances.
-   */
-  private readonly released_ = new Map<string, true>()
 
   /**
    * Validates the options once, when Medusa loads the provider.
@@ -242,19 +231,9 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     const requestId = processorIdFor(idempotencyKey)
     const logContext = { operation: "authorize" as const, request_id: requestId, form_id: session.formId }
 
-    if (existing.success || this.released_.has(requestId)) {
+    if (existing.success) {
       // Re-authorizing would return the original (now released) approval.
-      throw this.fail(
-        new ServiceScanPaymentError({
-          type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
-          message: SHOPPER_MESSAGES.formExpired,
-          operation: "authorize",
-          stage: "processor",
-          category: "form_expired",
-          detail: `the authorization ${requestId} of this session was already released; a new session is needed`,
-        }),
-        logContext
-      )
+      throw this.alreadyReleased(requestId, logContext)
     }
     if (session.responseCode !== undefined && session.responseCode !== FORM_VALID) {
       throw this.fail(new FormValidationError(session.responseCode), { ...logContext, stage: "form" })
@@ -335,6 +314,20 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     }
     if (result.duplicate) {
       this.log("info", { ...logContext, event: "duplicate_approval", cnp_txn_id: result.transactionId })
+      // The processor answers a repeated request id with the original approval
+      // even when that authorization was released since (Medusa's compensation
+      // cancels it when the Payment cannot be created, and the session's data is
+      // rolled back with it). Its own records, not any process's memory, say
+      // whether it still holds.
+      let released: boolean
+      try {
+        released = await this.releasedAtProcessor(requestId, automatic)
+      } catch (error) {
+        throw this.fail(error, { ...logContext, stage: "processor" })
+      }
+      if (released) {
+        throw this.alreadyReleased(requestId, logContext)
+      }
     }
     return {
       data: payment,
@@ -519,24 +512,65 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   }
 
   /**
-   * Called when a session is replaced or removed. It never calls the
-   * processor, even for a session that still holds an authorization: that
-   * session may belong to an order already placed (a storefront that asks for
-   * a new session after losing the completion's answer replaces it), and
-   * releasing would leave the order with an authorization that cannot be
-   * captured. An authorization whose order was never created is released by
-   * Medusa's compensation (`cancelPayment`) when the creation fails.
+   * Called when a session is replaced or removed (a storefront starting over,
+   * a cart whose total changed, the reconciliation job).
+   *
+   * - A session that records an authorization keeps it: that session may
+   *   belong to an order already placed, and releasing would leave the order
+   *   with an authorization that cannot be captured. An authorization whose
+   *   order was never created is released by Medusa's compensation
+   *   (`cancelPayment`) when the creation fails.
+   * - A session that does not record one, but whose form was submitted, may
+   *   still have been authorized: the processor acted and its answer was lost
+   *   (the completion answered 409), and the storefront or the shopper never
+   *   completed that session again. The processor is asked what it holds under
+   *   the session's request id, and a live authorization is released (a sale
+   *   voided). If the processor cannot be asked, this throws: Medusa then keeps
+   *   the session, and the reconciliation job tries again later.
    */
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
-    const parsed = paymentDataSchema.safeParse(input.data ?? {})
-    if (parsed.success && parsed.data.status === "authorized") {
-      this.log("info", {
-        operation: "delete",
-        event: "authorization_kept",
-        request_id: parsed.data.request_id,
-        detail: "a session holding an authorization was removed; the authorization is left to its order (or was released when the order failed)",
-      })
+    const data = input.data ?? {}
+    const parsed = paymentDataSchema.safeParse(data)
+    if (parsed.success) {
+      if (parsed.data.status === "authorized") {
+        this.log("info", {
+          operation: "delete",
+          event: "authorization_kept",
+          request_id: parsed.data.request_id,
+          detail: "a session holding an authorization was removed; the authorization is left to its order (or was released when the order failed)",
+        })
+      }
+      return { data: input.data }
     }
+    const requestId = stringOf(data.form_id) ? stringOf(recordOf(data.form_config)?.id) : undefined
+    if (!requestId) {
+      return { data: input.data }
+    }
+    const automatic = this.options_.capture === "automatic"
+    const logContext = { operation: "delete" as const, request_id: requestId, form_id: stringOf(data.form_id) }
+    let result: GatewayResult
+    try {
+      const live = await this.liveAtProcessor(requestId, automatic)
+      if (!live?.transactionId) {
+        return { data: input.data }
+      }
+      result = await this.gateway_.cancel({
+        requestId,
+        transactionId: live.transactionId,
+        target: automatic ? "capture" : "authorization",
+      })
+    } catch (error) {
+      throw this.fail(error, { ...logContext, stage: "processor" })
+    }
+    if (result.outcome === "declined") {
+      throw this.fail(new ProcessorDeclineError(this.gateway_.name, result), { ...logContext, stage: "processor" })
+    }
+    this.log("warn", {
+      ...logContext,
+      event: "orphan_released",
+      cnp_txn_id: result.transactionId,
+      detail: "an authorization whose answer was lost, on a session that never completed, was released at the processor",
+    })
     return { data: input.data }
   }
 
@@ -601,7 +635,6 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     if (result.outcome === "declined") {
       throw this.fail(new ProcessorDeclineError(this.gateway_.name, result), { ...logContext, stage: "processor" })
     }
-    this.remember(payment.request_id)
     return {
       ...payment,
       status: "canceled",
@@ -622,7 +655,6 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   ): Promise<void> {
     try {
       await this.gateway_.cancel({ requestId, transactionId, target })
-      this.remember(requestId)
     } catch (error) {
       this.log("error", {
         operation: "authorize",
@@ -634,14 +666,47 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     }
   }
 
-  private remember(requestId: string): void {
-    this.released_.set(requestId, true)
-    if (this.released_.size > RELEASED_MEMORY) {
-      const oldest = this.released_.keys().next().value
-      if (oldest !== undefined) {
-        this.released_.delete(oldest)
-      }
+  /**
+   * Whether the processor released what `requestId` authorized (or voided what
+   * it charged), by its own records. False when the gateway cannot look
+   * transactions up.
+   */
+  private async releasedAtProcessor(requestId: string, automatic: boolean): Promise<boolean> {
+    if (!this.gateway_.lookup) {
+      return false
     }
+    const found = await this.gateway_.lookup({ requestId, type: automatic ? "void" : "authReversal" })
+    return found.some((answer) => answer.outcome !== "declined")
+  }
+
+  /** The authorization (or sale) the processor holds under `requestId` and has not released, if any. */
+  private async liveAtProcessor(requestId: string, automatic: boolean): Promise<GatewayResult | undefined> {
+    if (!this.gateway_.lookup) {
+      return undefined
+    }
+    const found = await this.gateway_.lookup({ requestId, type: automatic ? "sale" : "authorization" })
+    const approved = found.find((answer) => answer.outcome === "approved" && answer.transactionId)
+    if (!approved || (await this.releasedAtProcessor(requestId, automatic))) {
+      return undefined
+    }
+    return approved
+  }
+
+  private alreadyReleased(
+    requestId: string,
+    logContext: { operation: "authorize"; request_id: string; form_id: string }
+  ): MedusaError {
+    return this.fail(
+      new ServiceScanPaymentError({
+        type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
+        message: SHOPPER_MESSAGES.formExpired,
+        operation: "authorize",
+        stage: "processor",
+        category: "form_expired",
+        detail: `the authorization ${requestId} of this session was already released; a new session is needed`,
+      }),
+      logContext
+    )
   }
 
   private buildSessionData(input: {

@@ -13,7 +13,7 @@ export const ensureServiceAvailableStep = createStep(
   "servicescan-ensure-service-available",
   async (_input: void, { container }) => {
     const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
-    if (service.getConfigurationError()) {
+    if (await service.getConfigurationError()) {
       const probe = await service.probe()
       if (!probe.reachable && probe.configuration_error) {
         throw new MedusaError(

@@ -232,7 +232,7 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
         // Concurrency 4: at most the calls already in flight when the first answer came back.
         expect(after["disputes.proofRequest.create"] - before["disputes.proofRequest.create"]).toBeLessThanOrEqual(4)
         expect(results.every((r) => r.status === "to_submit")).toBe(true)
-        expect(service.getConfigurationError()).toMatchObject({ status: 403, message: expect.stringContaining("Invalid API key provided") })
+        expect(await service.getConfigurationError()).toMatchObject({ status: 403, message: expect.stringContaining("Invalid API key provided") })
         expect(logLines.some((line) => line.startsWith("error:") && line.includes("refused the secret key"))).toBe(true)
         expect(logLines.join("\n")).not.toContain("sk_test_servicescan_demo")
 
@@ -243,7 +243,7 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
 
         await faults(null)
         await expect(service.probe()).resolves.toMatchObject({ reachable: true })
-        expect(service.getConfigurationError()).toBeNull()
+        expect(await service.getConfigurationError()).toBeNull()
         const rows = await service.listProofRequests({ id: ids })
         expect(rows.every((r) => r.status === "to_submit")).toBe(true)
       })
@@ -347,7 +347,7 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
         const calls = (await stats())["disputes.proof.get"] - before["disputes.proof.get"]
         expect(calls).toBeLessThanOrEqual(4)
         expect(outcomes.every((o) => o.kind === "skipped")).toBe(true)
-        expect(service.getConfigurationError()).not.toBeNull()
+        expect(await service.getConfigurationError()).not.toBeNull()
         // Blocked: no call at all on the next run.
         await service.fetchProofResults(rows)
         expect((await stats())["disputes.proof.get"] - before["disputes.proof.get"]).toBe(calls)

@@ -1,3 +1,5 @@
 export { Chargeback } from "./chargeback"
+export { CheckoutAttempt } from "./checkout-attempt"
 export { ProofRequest } from "./proof-request"
 export { ScanEvidence } from "./scan-evidence"
+export { ServiceState } from "./service-state"

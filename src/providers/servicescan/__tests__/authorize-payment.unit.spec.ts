@@ -10,6 +10,7 @@ import {
   CNP_URL,
   CNP_USER,
   CnpRequestRecord,
+  cnpQueryResponse,
   cnpResponse,
   createProvider,
   CUSTOMER_ID,
@@ -162,19 +163,24 @@ describe("authorizePayment", () => {
     server.use(
       exchangeHandler([]),
       cnpHandler(cnp, (request) =>
-        cnpResponse("authorization", {
-          id: String(request.txn["@_id"]),
-          cnpTxnId: "840000000000000001",
-          duplicate: seen++ > 0,
-        })
+        request.type === "queryTransaction"
+          ? cnpQueryResponse([])
+          : cnpResponse("authorization", {
+              id: String(request.txn["@_id"]),
+              cnpTxnId: "840000000000000001",
+              duplicate: seen++ > 0,
+            })
       )
     )
     const { provider, logger } = createProvider()
     const data = await submittedSession(provider)
     const first = await provider.authorizePayment({ data, context: { idempotency_key: SESSION_ID } })
     const second = await provider.authorizePayment({ data, context: { idempotency_key: SESSION_ID } })
-    expect(cnp.map((r) => r.txn["@_id"])).toEqual([SESSION_REQUEST_ID, SESSION_REQUEST_ID])
-    expect(cnp.map((r) => r.txn.orderId)).toEqual([SESSION_REQUEST_ID, SESSION_REQUEST_ID])
+    const authorizations = cnp.filter((r) => r.type === "authorization")
+    expect(authorizations.map((r) => r.txn["@_id"])).toEqual([SESSION_REQUEST_ID, SESSION_REQUEST_ID])
+    expect(authorizations.map((r) => r.txn.orderId)).toEqual([SESSION_REQUEST_ID, SESSION_REQUEST_ID])
+    // The duplicate approval is checked against the processor's records of a release (none here).
+    expect(cnp.map((r) => r.type)).toEqual(["authorization", "authorization", "queryTransaction"])
     expect(second.data?.cnp_txn_id).toBe(first.data?.cnp_txn_id)
     expect(logEntries(logger)).toEqual([
       expect.objectContaining({ level: "info", event: "duplicate_approval", request_id: SESSION_REQUEST_ID }),
@@ -187,7 +193,11 @@ describe("authorizePayment", () => {
     server.use(
       exchangeHandler([]),
       http.post(CNP_URL, async ({ request }) => {
-        cnp.push(parseCnpRequest(await request.text(), request.headers))
+        const record = parseCnpRequest(await request.text(), request.headers)
+        cnp.push(record)
+        if (record.type === "queryTransaction") {
+          return new HttpResponse(cnpQueryResponse([]), { headers: { "content-type": "text/xml" } })
+        }
         if (attempts++ === 0) {
           await delay(500)
         }
@@ -200,15 +210,17 @@ describe("authorizePayment", () => {
     const data = await submittedSession(provider)
     const result = await provider.authorizePayment({ data, context: { idempotency_key: SESSION_ID } })
     expect(result.status).toBe("authorized")
-    expect(cnp).toHaveLength(2)
-    expect(cnp[0].txn["@_id"]).toBe(cnp[1].txn["@_id"])
+    const authorizations = cnp.filter((r) => r.type === "authorization")
+    expect(authorizations).toHaveLength(2)
+    expect(authorizations[0].txn["@_id"]).toBe(authorizations[1].txn["@_id"])
   })
 
   describe("failures give the shopper a plain message and keep the raw code for the merchant", () => {
     async function authorizeExpectingError(
       handlers: Parameters<typeof server.use>,
       session: { response_code?: string } = {},
-      overrides: Parameters<typeof createProvider>[0] = {}
+      overrides: Parameters<typeof createProvider>[0] = {},
+      type: string = MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR
     ) {
       server.use(...handlers)
       const { provider, logger } = createProvider(overrides)
@@ -223,7 +235,7 @@ describe("authorizePayment", () => {
         )
       expect(error).toBeInstanceOf(ServiceScanPaymentError)
       expect(MedusaError.isMedusaError(error)).toBe(true)
-      expect((error as MedusaError).type).toBe(MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR)
+      expect((error as MedusaError).type).toBe(type)
       expectNoSecrets({ message: (error as Error).message, error }, logger.text())
       const entries = logEntries(logger)
       expect(entries).toHaveLength(1)
@@ -373,11 +385,13 @@ describe("authorizePayment", () => {
       expect(entry).toMatchObject({ level: "error", stage: "processor", processor_code: "1" })
     })
 
-    it("an unreadable processor answer", async () => {
-      const { error } = await authorizeExpectingError([
-        exchangeHandler([]),
-        cnpHandler([], () => "<html>gateway error</html>"),
-      ])
+    it("an unreadable processor answer: the processor may have authorized, so not settled (409)", async () => {
+      const { error } = await authorizeExpectingError(
+        [exchangeHandler([]), cnpHandler([], () => "<html>gateway error</html>")],
+        {},
+        {},
+        MedusaError.Types.CONFLICT
+      )
       expect(error.category).toBe("protocol")
       expect(error.outcomeUnknown).toBe(true)
     })

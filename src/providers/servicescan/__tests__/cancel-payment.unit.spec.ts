@@ -1,9 +1,11 @@
 import { MedusaError } from "@medusajs/framework/utils"
+import { HttpResponse } from "msw"
 import { setupServer } from "msw/node"
 import {
   authorizedPayment,
   capturedPayment,
   CnpRequestRecord,
+  cnpQueryResponse,
   cnpResponse,
   createProvider,
   expectNoSecrets,
@@ -117,7 +119,12 @@ describe("cancelPayment", () => {
     const cnp: CnpRequestRecord[] = []
     server.use(
       exchangeHandler([]),
-      cnpHandler(cnp, (request) => cnpResponse(request.type, { duplicate: request.type === "authorization" && cnp.length > 2 }))
+      cnpHandler(cnp, (request) =>
+        request.type === "queryTransaction"
+          ? // The processor's own records: the authorization was reversed under the same request id.
+            cnpQueryResponse(request.txn.origActionType === "AR" ? [{ type: "authReversal" }] : [])
+          : cnpResponse(request.type, { duplicate: request.type === "authorization" && cnp.length > 2 })
+      )
     )
     const { provider } = createProvider()
     const data = await submittedSession(provider)
@@ -131,6 +138,40 @@ describe("cancelPayment", () => {
       type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
       message: "Your payment form expired. Please enter your card details again.",
     })
-    expect(cnp.map((r) => r.type)).toEqual(["authorization", "authReversal"])
+    // Asked, not remembered: another process (a second server, a worker) gets the same answer.
+    expect(cnp.map((r) => r.type)).toEqual(["authorization", "authReversal", "authorization", "queryTransaction"])
+    expect(cnp[3].txn).toMatchObject({ origId: SESSION_REQUEST_ID, origActionType: "AR" })
+  })
+
+  it("a duplicate approval the processor never released goes ahead (a retry after a lost answer)", async () => {
+    const cnp: CnpRequestRecord[] = []
+    server.use(
+      exchangeHandler([]),
+      cnpHandler(cnp, (request) =>
+        request.type === "queryTransaction" ? cnpQueryResponse([]) : cnpResponse(request.type, { duplicate: true })
+      )
+    )
+    const { provider } = createProvider()
+    const data = await submittedSession(provider)
+    await expect(provider.authorizePayment({ data, context: { idempotency_key: SESSION_ID } })).resolves.toMatchObject({
+      status: "authorized",
+    })
+    expect(cnp.map((r) => r.type)).toEqual(["authorization", "queryTransaction"])
+  })
+
+  it("cannot tell whether a duplicate approval was released: unknown (409), never a second charge", async () => {
+    server.use(
+      exchangeHandler([]),
+      cnpHandler([], (request) =>
+        request.type === "queryTransaction"
+          ? new HttpResponse("busy", { status: 503 })
+          : cnpResponse(request.type, { duplicate: true })
+      )
+    )
+    const { provider } = createProvider({ maxRetries: 0 })
+    const data = await submittedSession(provider)
+    await expect(provider.authorizePayment({ data, context: { idempotency_key: SESSION_ID } })).rejects.toMatchObject({
+      type: MedusaError.Types.CONFLICT,
+    })
   })
 })

@@ -10,7 +10,7 @@ import {
   ServiceScanPaymentError,
   toMedusaError,
 } from "../errors"
-import { GatewayConfigurationError } from "../gateways/types"
+import { GatewayConfigurationError, GatewayProtocolError } from "../gateways/types"
 
 const request = { method: "POST", url: "https://cnp.example/online" }
 
@@ -26,13 +26,27 @@ describe("toMedusaError", () => {
     [new ProcessorDeclineError("worldpay", { outcome: "declined", reason: "issuer_unavailable", responseCode: "101", message: "Issuer Unavailable" }), "unavailable", "Your card issuer could not be reached. Please try again in a moment."],
     [new ProcessorDeclineError("worldpay", { outcome: "declined", reason: "merchant_configuration", responseCode: "321", message: "Invalid Merchant" }), "configuration", "We could not process your payment right now. Please try again later or choose another payment method."],
     [new GatewayConfigurationError("refused", { gateway: "worldpay", responseCode: "1", processorMessage: "Authentication failed" }), "configuration", "We could not process your payment right now. Please try again later or choose another payment method."],
-    [new ServiceScanTimeoutError(100, { request }), "unavailable", "We could not reach the payment service. Please try again in a moment."],
-    [new ServiceScanConnectionError({ request }), "unavailable", "We could not reach the payment service. Please try again in a moment."],
-    [new TypeError("boom"), "unavailable", "We could not process your payment right now. Please try again in a moment."],
+    // Never connected: nothing reached the processor, so the failure is settled (a processor that may have acted is CONFLICT, below).
+    [new ServiceScanTimeoutError(100, { request, connected: false }), "unavailable", "We could not reach the payment service. Please try again in a moment."],
+    [new ServiceScanConnectionError({ request, connected: false }), "unavailable", "We could not reach the payment service. Please try again in a moment."],
   ])("authorize: %s -> %s", (error, category, message) => {
     const mapped = toMedusaError(error, { operation: "authorize", stage: "processor", gateway: "worldpay" })
     expect(mapped).toBeInstanceOf(ServiceScanPaymentError)
     expect(mapped).toMatchObject({ type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR, category, message })
+  })
+
+  it.each([
+    ["a reset once connected", new ServiceScanConnectionError({ request, connected: true })],
+    ["a timeout once connected", new ServiceScanTimeoutError(100, { request, connected: true })],
+    ["an untyped error from a custom gateway", new TypeError("boom")],
+    ["an unreadable answer", new GatewayProtocolError("<html>", { gateway: "worldpay" })],
+  ])("authorize: the processor may have acted after %s, so the storefront must not treat it as settled (CONFLICT, 409)", (_case, error) => {
+    const mapped = toMedusaError(error, { operation: "authorize", stage: "processor", gateway: "worldpay" })
+    expect(mapped).toMatchObject({ type: MedusaError.Types.CONFLICT, category: expect.any(String), outcomeUnknown: true })
+    // The exchange is a read: an unknown outcome there charged nothing, so it stays a settled failure.
+    expect(toMedusaError(error, { operation: "authorize", stage: "exchange" })).toMatchObject({
+      type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
+    })
   })
 
   it("tells the merchant the raw code on admin operations", () => {

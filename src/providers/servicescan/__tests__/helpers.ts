@@ -218,6 +218,43 @@ export function cnpResponse(
   })
 }
 
+/**
+ * A cnpAPI `<queryTransactionResponse>`: the original answers found (150), or
+ * none (151), under `<results_max10>`.
+ */
+export function cnpQueryResponse(
+  found: Array<{ type: string; cnpTxnId?: string; response?: string; message?: string }>,
+  response = found.length ? "150" : "151"
+): string {
+  const results: Record<string, unknown[]> = {}
+  for (const original of found) {
+    ;(results[`${original.type}Response`] ??= []).push({
+      "@_reportGroup": "Default Report Group",
+      cnpTxnId: original.cnpTxnId ?? "84000000000000099",
+      response: original.response ?? "000",
+      responseTime: "2025-01-01T00:00:00",
+      message: original.message ?? "Approved",
+    })
+  }
+  return xmlBuilder.build({
+    "?xml": { "@_version": "1.0", "@_encoding": "UTF-8" },
+    cnpOnlineResponse: {
+      "@_version": "12.30",
+      "@_xmlns": "http://www.vantivcnp.com/schema",
+      "@_response": "0",
+      "@_message": "Valid Format",
+      queryTransactionResponse: {
+        "@_reportGroup": "Default Report Group",
+        response,
+        responseTime: "2025-01-01T00:00:00",
+        message: found.length ? "Original transaction found" : "Original transaction not found",
+        matchCount: String(found.length),
+        ...(found.length ? { results_max10: results } : {}),
+      },
+    },
+  })
+}
+
 /** Fails when any secret occurs in the value or in the log. */
 export function expectNoSecrets(value: unknown, logText: string, secrets: readonly string[] = SECRETS): void {
   const serialised = JSON.stringify(value) ?? ""

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from "msw"
 import type { setupServer } from "msw/node"
-import { CHECKOUT_URL, CNP_URL, type CnpRequestRecord, cnpResponse, parseCnpRequest, TOKEN } from "./helpers"
+import { CHECKOUT_URL, CNP_URL, type CnpRequestRecord, cnpQueryResponse, cnpResponse, parseCnpRequest, TOKEN } from "./helpers"
 
 /**
  * MSW handlers for the two remote parties of the provider: the service's token
@@ -23,7 +23,10 @@ export function exchangeHandler(
 export function cnpHandler(
   requests: CnpRequestRecord[],
   answer: (request: CnpRequestRecord) => string | Response = (request) =>
-    cnpResponse(request.type, { id: String(request.txn["@_id"] ?? "") })
+    request.type === "queryTransaction"
+      ? // A processor with no record of the looked-up transaction (the provider asks after a duplicate approval).
+        cnpQueryResponse([])
+      : cnpResponse(request.type, { id: String(request.txn["@_id"] ?? "") })
 ) {
   return http.post(CNP_URL, async ({ request }) => {
     const record = parseCnpRequest(await request.text(), request.headers)

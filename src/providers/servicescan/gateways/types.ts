@@ -35,6 +35,24 @@ export interface ProcessorGateway {
    * (cnpAPI `authReversal`); `capture` voids a same-day capture or sale (cnpAPI `void`).
    */
   cancel(request: CancelRequest): Promise<GatewayResult>
+  /**
+   * Optional, and strongly recommended: what the processor holds under a
+   * request id for one transaction type (cnpAPI `queryTransaction`), as its
+   * answers to the original requests; empty when it never saw such a request.
+   * With it the provider can tell whether an authorization whose answer was
+   * lost exists, and whether it was released since, from the processor's own
+   * records instead of any process's memory. Without it, an authorization
+   * whose answer was lost and whose shopper walked away stays on the card
+   * until the issuer drops it.
+   */
+  lookup?(request: LookupRequest): Promise<GatewayResult[]>
+}
+
+/** What {@link ProcessorGateway.lookup} looks for. */
+export type LookupRequest = {
+  /** The request id the original transaction was sent under. */
+  requestId: string
+  type: "authorization" | "sale" | "authReversal" | "void"
 }
 
 /** Fields shared by every gateway request. */

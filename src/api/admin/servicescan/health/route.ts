@@ -12,7 +12,8 @@ export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) 
   const service = req.scope.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
   const [probe, queue] = await Promise.all([service.probe(), service.getQueueStats()])
   const settings = service.getSettings()
-  const configurationError = service.getConfigurationError()
+  // After the probe, which may have lifted it: what every process (the worker's job included) now sees.
+  const configurationError = await service.getConfigurationError()
   res.json({
     health: {
       ok: probe.reachable && !configurationError,

@@ -1,25 +1,41 @@
+import { randomUUID } from "node:crypto"
 import { HttpClient, RetryEvent } from "../../../../lib/http"
 import {
   AuthorizeRequest,
   CancelRequest,
   CaptureRequest,
   GatewayConfigurationError,
+  GatewayError,
   GatewayProtocolError,
   GatewayResult,
+  LookupRequest,
   ProcessorGateway,
   RefundRequest,
 } from "../types"
 import { classifyResponseCode, CnpTransactionType } from "./response-codes"
 import {
   buildCnpRequest,
+  CnpActionType,
   CnpCredentials,
   CnpParseError,
   CnpTransaction,
+  CnpEnvelopeResponse,
   CnpTransactionAttributes,
   parseCnpResponse,
 } from "./xml"
 
 export { classifyResponseCode } from "./response-codes"
+
+/** cnpAPI's `origActionType` for each type `lookup` takes. */
+const ACTION_TYPES: Readonly<Record<LookupRequest["type"], CnpActionType>> = {
+  authorization: "A",
+  sale: "S",
+  authReversal: "AR",
+  void: "V",
+}
+/** queryTransaction's own response codes: original found / not found. */
+const QUERY_FOUND = "150"
+const QUERY_NOT_FOUND = "151"
 export type { CnpTransactionType } from "./response-codes"
 
 /** cnpAPI schema version sent when none is configured. */
@@ -128,6 +144,52 @@ export class WorldpayGateway implements ProcessorGateway {
         })
   }
 
+  /**
+   * cnpAPI `queryTransaction` by the original's `id` and type. "Not found"
+   * (151) is an empty list; "found, answer not available yet" (152) throws
+   * a GatewayError, since nobody can tell yet what happened.
+   */
+  async lookup(request: LookupRequest): Promise<GatewayResult[]> {
+    const answer = await this.post({
+      type: "queryTransaction",
+      // A fresh id of its own: a query is a read, and reusing an id could get
+      // an earlier query's answer back from duplicate detection.
+      attributes: this.attributes({ requestId: randomUUID().replace(/-/g, "").slice(0, 25) }),
+      origId: request.requestId,
+      origActionType: ACTION_TYPES[request.type],
+    })
+    const query = answer.query
+    if (!query) {
+      throw new GatewayProtocolError("Worldpay answered queryTransaction without a <queryTransactionResponse> element", {
+        gateway: this.name,
+      })
+    }
+    if (query.response === QUERY_NOT_FOUND) {
+      return []
+    }
+    if (query.response !== QUERY_FOUND) {
+      throw new GatewayError(`Worldpay could not look up ${request.type} ${request.requestId}: ${query.response} ${query.message}`, {
+        gateway: this.name,
+        responseCode: query.response,
+        processorMessage: query.message,
+      })
+    }
+    return query.results
+      .filter((result) => result.type === request.type)
+      .map((result) => {
+        const { outcome, reason } = classifyResponseCode(result.type, result.response)
+        return {
+          outcome,
+          reason,
+          transactionId: result.cnpTxnId,
+          responseCode: result.response,
+          message: result.message,
+          authCode: result.authCode,
+          approvedAmount: result.approvedAmount,
+        }
+      })
+  }
+
   private tokenPayment(type: "authorization" | "sale", request: AuthorizeRequest): Promise<GatewayResult> {
     return this.send(
       {
@@ -147,10 +209,8 @@ export class WorldpayGateway implements ProcessorGateway {
     return { id: request.requestId, reportGroup: request.reportGroup ?? this.reportGroup }
   }
 
-  private async send(
-    transaction: CnpTransaction,
-    fallbackCard: { last4?: string } = {}
-  ): Promise<GatewayResult> {
+  /** Posts one transaction and reads the envelope; a refused envelope is the merchant's configuration. */
+  private async post(transaction: CnpTransaction): Promise<CnpEnvelopeResponse> {
     const body = buildCnpRequest(this.credentials, this.version, transaction)
     const response = await this.http.request<string>({
       method: "POST",
@@ -182,6 +242,14 @@ export class WorldpayGateway implements ProcessorGateway {
         { gateway: this.name, responseCode: parsed.response, processorMessage: parsed.message }
       )
     }
+    return parsed
+  }
+
+  private async send(
+    transaction: Exclude<CnpTransaction, { type: "queryTransaction" }>,
+    fallbackCard: { last4?: string } = {}
+  ): Promise<GatewayResult> {
+    const parsed = await this.post(transaction)
     const txn = parsed.transaction
     if (!txn || txn.type !== transaction.type) {
       throw new GatewayProtocolError(

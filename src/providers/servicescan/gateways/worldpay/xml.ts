@@ -53,6 +53,25 @@ export type CnpTransaction =
       attributes: CnpTransactionAttributes
       cnpTxnId: string
     }
+  | {
+      /** Looks up earlier transactions by the `id` they were sent with. */
+      type: "queryTransaction"
+      attributes: CnpTransactionAttributes
+      origId: string
+      /** cnpAPI's code of the original's type: A authorization, S sale, AR authReversal, V void. */
+      origActionType: CnpActionType
+    }
+
+/** cnpAPI's `origActionType` codes of the transaction types this gateway looks up. */
+export type CnpActionType = "A" | "S" | "AR" | "V"
+
+/** A `<queryTransactionResponse>`: the original answers found under an id (at most ten). */
+export type CnpQueryResponse = {
+  /** "150" found, "151" not found, "152" found but its answer not available yet (cnpAPI's query codes). */
+  response: string
+  message: string
+  results: CnpTransactionResponse[]
+}
 
 /** What the gateway needs from a `<…Response>` element. */
 export type CnpTransactionResponse = {
@@ -74,6 +93,7 @@ export type CnpEnvelopeResponse = {
   response: string
   message: string
   transaction?: CnpTransactionResponse
+  query?: CnpQueryResponse
 }
 
 const builder = new XMLBuilder({
@@ -148,6 +168,10 @@ export function buildCnpRequest(
     case "void":
       element.cnpTxnId = transaction.cnpTxnId
       break
+    case "queryTransaction":
+      element.origId = transaction.origId
+      element.origActionType = transaction.origActionType
+      break
   }
 
   return builder.build({
@@ -200,6 +224,10 @@ export function parseCnpResponse(xml: string): CnpEnvelopeResponse {
     throw new CnpParseError("<cnpOnlineResponse> has no response attribute")
   }
   const message = attribute(root, "message") ?? ""
+  const queryNode = asRecord(root.queryTransactionResponse) ?? asRecord(root.queryTransactionUnavailableResponse)
+  if (queryNode) {
+    return { response, message, query: readQuery(queryNode) }
+  }
   const names = Object.keys(root).filter((key) => key in RESPONSE_ELEMENTS)
   if (names.length > 1) {
     throw new CnpParseError(`the response holds ${names.length} transactions, expected one`)
@@ -234,6 +262,34 @@ function readTransaction(type: CnpTransactionType, node: Record<string, unknown>
     approvedAmount: approved && /^\d{1,15}$/.test(approved) ? Number(approved) : undefined,
     card,
   }
+}
+
+/**
+ * The originals a `<queryTransactionResponse>` found, from `<results_max10>`
+ * (one child per original answer, e.g. `<authorizationResponse>`; several of
+ * one type come as an array). `<queryTransactionUnavailableResponse>` (the
+ * original is known but its answer is not ready) has no results.
+ */
+function readQuery(node: Record<string, unknown>): CnpQueryResponse {
+  const response = text(node.response)
+  if (!response) {
+    throw new CnpParseError("<queryTransactionResponse> has no <response> code")
+  }
+  const results: CnpTransactionResponse[] = []
+  const found = asRecord(node.results_max10) ?? {}
+  for (const [name, value] of Object.entries(found)) {
+    const type = RESPONSE_ELEMENTS[name]
+    if (!type) {
+      continue
+    }
+    for (const item of Array.isArray(value) ? value : [value]) {
+      const record = asRecord(item)
+      if (record) {
+        results.push(readTransaction(type, record))
+      }
+    }
+  }
+  return { response, message: text(node.message) ?? "", results }
 }
 
 /**

@@ -1,0 +1,104 @@
+import type { ILockingModule } from "@medusajs/framework/types"
+import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { guardCartCompletionWorkflow } from "../../../workflows/guard-cart-completion"
+import {
+  CheckoutSession,
+  NEW_SESSION_REQUIRED,
+  pickServiceScanSession,
+} from "../../../workflows/utils/checkout-session"
+
+/** How long a completion waits for another completion with the same form id. */
+const FORM_LOCK_TIMEOUT_SECONDS = 30
+
+/**
+ * Middleware of Medusa's `POST /store/carts/:id/complete`. For a cart paid
+ * through ServiceScan it runs `guardCartCompletionWorkflow` and then lets
+ * Medusa's route complete the cart, holding a lock on the hosted form id
+ * until the answer has gone out: two carts completing with the same form at
+ * once are handled one after the other, so the second sees that the form
+ * already paid. A refusal is answered like Medusa answers a declined payment
+ * (200 with the cart and an error the storefront shows), with the error's
+ * `name` telling the storefront to start a new payment session.
+ */
+export async function guardCartCompletion(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
+  let handedOn = false
+  try {
+    const cartId = req.params.id
+    const session = await loadCheckoutSession(req, cartId)
+    if (!session) {
+      handedOn = true
+      return next()
+    }
+    const formId = session.data?.form_id
+    const key = `servicescan:checkout:${typeof formId === "string" ? formId.toLowerCase() : session.id}`
+    const locking = req.scope.resolve<ILockingModule>(Modules.LOCKING)
+    await locking.execute(
+      key,
+      async () => {
+        const { errors } = await guardCartCompletionWorkflow(req.scope).run({
+          input: { cart_id: cartId, session },
+          throwOnError: false,
+        })
+        if (errors.length) {
+          throw errors[0].error
+        }
+        handedOn = true
+        await new Promise<void>((resolve) => {
+          res.once("close", resolve)
+          next()
+        })
+      },
+      { timeout: FORM_LOCK_TIMEOUT_SECONDS }
+    )
+  } catch (error) {
+    if (handedOn) {
+      // The lock's release failed after Medusa answered: it expires by itself.
+      return
+    }
+    if (isNewSessionRequired(error)) {
+      return res.status(200).json({
+        type: "cart",
+        cart: await refetchCart(req, req.params.id),
+        error: { message: error.message, name: NEW_SESSION_REQUIRED, type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR },
+      })
+    }
+    if (error instanceof Error && /timed-?out acquiring lock/i.test(error.message)) {
+      return next(new MedusaError(MedusaError.Types.CONFLICT, "Another payment with these card details is still being processed"))
+    }
+    return next(error)
+  }
+}
+
+async function loadCheckoutSession(req: MedusaRequest, cartId: string): Promise<CheckoutSession | null> {
+  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "cart",
+    fields: [
+      "id",
+      "payment_collection.payment_sessions.id",
+      "payment_collection.payment_sessions.provider_id",
+      "payment_collection.payment_sessions.status",
+      "payment_collection.payment_sessions.data",
+      "payment_collection.payment_sessions.payment.id",
+      "payment_collection.payment_sessions.payment.canceled_at",
+    ],
+    filters: { id: cartId },
+  })
+  const cart = data[0] as { payment_collection?: { payment_sessions?: (CheckoutSession | null)[] } | null } | undefined
+  return pickServiceScanSession(cart?.payment_collection?.payment_sessions ?? [])
+}
+
+async function refetchCart(req: MedusaRequest, cartId: string): Promise<unknown> {
+  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({
+    entity: "cart",
+    fields: ["*", "items.*", "payment_collection.*", "payment_collection.payment_sessions.*"],
+    filters: { id: cartId },
+  })
+  return data[0] ?? null
+}
+
+function isNewSessionRequired(error: unknown): error is Error {
+  return error instanceof Error && error.name === NEW_SESSION_REQUIRED
+}

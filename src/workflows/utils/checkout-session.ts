@@ -1,0 +1,69 @@
+import { MedusaError } from "@medusajs/framework/utils"
+
+/** Payment providers registered from this plugin's provider, whatever id the store gave them. */
+export const SERVICESCAN_PROVIDER_PREFIX = "pp_servicescan_"
+
+/**
+ * The `name` of the cart error a completion answers with when the storefront
+ * must start a new payment session (a new form submission) before paying:
+ * the session's payment was canceled, or its form id already paid elsewhere.
+ * The storefront widget (medusa-servicescan-storefront, `pay.ts`) matches it
+ * and starts over by itself; keep the two in step.
+ */
+export const NEW_SESSION_REQUIRED = "ServiceScanNewSessionRequired"
+
+/** Payment session statuses Medusa's cart completion picks a session from, in its own order. */
+const PROCESSABLE = new Set(["pending", "requires_more", "authorized", "captured", "pending_authorization"])
+
+export type CheckoutSession = {
+  id: string
+  provider_id: string
+  status: string
+  data: Record<string, unknown> | null
+  payment: { id: string; canceled_at: Date | string | null } | null
+}
+
+/**
+ * The session Medusa's `completeCartWorkflow` will authorize (the first
+ * processable one), if it is a ServiceScan session; otherwise null: the cart
+ * is paid some other way and none of our checks apply.
+ */
+export function pickServiceScanSession(sessions: readonly (CheckoutSession | null)[]): CheckoutSession | null {
+  const chosen = sessions.find((session) => session && PROCESSABLE.has(session.status))
+  return chosen && chosen.provider_id.startsWith(SERVICESCAN_PROVIDER_PREFIX) ? chosen : null
+}
+
+/** A payment error the storefront answers by starting a new session. */
+export class NewPaymentSessionRequiredError extends MedusaError {
+  constructor(message: string) {
+    super(MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR, message)
+    this.name = NEW_SESSION_REQUIRED
+  }
+}
+
+export const NEW_SESSION_MESSAGES = {
+  canceled: "Your earlier payment attempt was canceled, so it cannot pay for this order. Please enter your card details again.",
+  formSpent: "These card details were already used for another payment. Please enter your card details again.",
+} as const
+
+/**
+ * Decides whether a completion of `session` may go ahead.
+ *
+ * - A session whose payment was canceled: Medusa would return that canceled
+ *   payment as "already authorized" and place an order with nothing paid
+ *   (its idempotency shortcut never calls the provider). Refused.
+ * - A hosted form id that already paid through another session: a form id
+ *   is spent once it has paid. Refused.
+ * - Anything else goes ahead, including a session that holds a live payment
+ *   (Medusa answers a repeated completion with the order).
+ *
+ * @throws NewPaymentSessionRequiredError
+ */
+export function assertSessionCanPay(session: CheckoutSession, paidElsewhere: readonly string[]): void {
+  if (session.payment?.canceled_at) {
+    throw new NewPaymentSessionRequiredError(NEW_SESSION_MESSAGES.canceled)
+  }
+  if (!session.payment && paidElsewhere.length > 0) {
+    throw new NewPaymentSessionRequiredError(NEW_SESSION_MESSAGES.formSpent)
+  }
+}
