@@ -5,6 +5,8 @@ import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, submitTestForm, TestSandbox } from "../helpers/sandbox"
 import { SeededStore, seedStore, SERVICESCAN_PROVIDER_ID } from "../helpers/store"
 import { checkoutWithCard, completeCart, sendFormResult, startCheckout } from "../helpers/checkout"
+import { reconcileServiceScanCheckouts } from "../../src/jobs/reconcile-servicescan-checkouts"
+import { NEW_SESSION_MESSAGES, NEW_SESSION_REQUIRED } from "../../src/workflows/utils/checkout-session"
 
 /**
  * The shopper's path through Medusa's store API with the ServiceScan provider,
@@ -302,6 +304,186 @@ medusaIntegrationTestRunner({
         expect(added.length).toBeGreaterThanOrEqual(2)
         expect(added.filter((t) => !t.duplicate)).toHaveLength(1)
         expect(new Set(added.map((t) => t.id)).size).toBe(1)
+      })
+    })
+
+    describe("reliability: no order without money, no money twice", () => {
+      /** Authorizations the processor still holds: approved, never reversed or voided. */
+      async function liveAuthorizations(since: number): Promise<Transaction[]> {
+        const all = (await processorTransactions()).slice(since)
+        const released = new Set(
+          all.filter((t) => ["authReversal", "void"].includes(t.type) && t.response === "000").map((t) => t.originalCnpTxnId)
+        )
+        const unique = new Map(
+          all.filter((t) => t.type === "authorization" && t.response === "000").map((t) => [t.cnpTxnId, t])
+        )
+        return [...unique.values()].filter((t) => !released.has(t.cnpTxnId))
+      }
+
+      async function loseNextAnswers(count: number) {
+        const fault = await sandboxFetch("/__sandbox/faults", { body: { dropResponse: { route: "cnp.online", count } } })
+        expect(fault.status).toBe(200)
+      }
+
+      it("every answer of an authorization lost: 409, not a settled error; the same session completes with one authorization", async () => {
+        const since = (await processorTransactions()).length
+        const orders = await orderCount()
+        const checkout = await startCheckout(api, store)
+        const form = await submitTestForm({ number: APPROVE })
+        await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
+
+        // The test app retries once (maxRetries: 1): both answers are lost.
+        await loseNextAnswers(2)
+        const { status, data } = await api.post(`/store/carts/${checkout.cartId}/complete`, {}, {
+          ...store.storeHeaders,
+          validateStatus: () => true,
+        })
+        expect(status).toBe(409)
+        expect(data.type).not.toBe("cart")
+        expect(await orderCount()).toBe(orders)
+        expect(await liveAuthorizations(since)).toHaveLength(1)
+
+        // What the widget does with a 409: the same session again.
+        await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
+        const again = await completeCart(api, store, checkout)
+        if (again.type !== "order") throw new Error(JSON.stringify(again))
+        const live = await liveAuthorizations(since)
+        expect(live).toHaveLength(1)
+        expect((await orderPayment(again.order.id)).data.cnp_txn_id).toBe(live[0].cnpTxnId)
+      })
+
+      it("a storefront that starts a new session after the 409 anyway: the first authorization is released", async () => {
+        const since = (await processorTransactions()).length
+        const checkout = await startCheckout(api, store)
+        const form = await submitTestForm({ number: APPROVE })
+        await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
+        await loseNextAnswers(2)
+        expect((await api.post(`/store/carts/${checkout.cartId}/complete`, {}, { ...store.storeHeaders, validateStatus: () => true })).status).toBe(409)
+        await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
+        const orphan = await liveAuthorizations(since)
+        expect(orphan).toHaveLength(1)
+
+        // A new form in a new session: Medusa deletes the old session, and the provider asks the processor.
+        const retry = await submitTestForm({ number: APPROVE })
+        await sendFormResult(api, store, checkout, { form_id: retry.formId, response_code: retry.responseCode })
+        const reversals = (await processorTransactions("authReversal")).filter((t) => t.originalCnpTxnId === orphan[0].cnpTxnId)
+        expect(reversals).toEqual([expect.objectContaining({ response: "000" })])
+
+        const result = await completeCart(api, store, checkout)
+        if (result.type !== "order") throw new Error(JSON.stringify(result))
+        const live = await liveAuthorizations(since)
+        expect(live).toHaveLength(1)
+        expect(live[0].cnpTxnId).not.toBe(orphan[0].cnpTxnId)
+      })
+
+      it("a shopper who walks away after the 409: the reconciliation job releases the authorization", async () => {
+        const since = (await processorTransactions()).length
+        const checkout = await startCheckout(api, store)
+        const form = await submitTestForm({ number: APPROVE })
+        await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
+        await loseNextAnswers(2)
+        expect((await api.post(`/store/carts/${checkout.cartId}/complete`, {}, { ...store.storeHeaders, validateStatus: () => true })).status).toBe(409)
+        await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
+        expect(await liveAuthorizations(since)).toHaveLength(1)
+
+        // Not yet: a storefront may still be completing the same session.
+        const early = await reconcileServiceScanCheckouts(getContainer())
+        expect(early.abandoned).toBe(0)
+        expect(await liveAuthorizations(since)).toHaveLength(1)
+
+        const later = await reconcileServiceScanCheckouts(getContainer(), { now: () => new Date(Date.now() + 2 * 60 * 60 * 1000) })
+        expect(later.abandoned).toBeGreaterThanOrEqual(1)
+        expect(await liveAuthorizations(since)).toHaveLength(0)
+        // Settled once: a later run finds nothing to do for it.
+        const again = await reconcileServiceScanCheckouts(getContainer(), { now: () => new Date(Date.now() + 3 * 60 * 60 * 1000) })
+        expect(again.abandoned).toBe(0)
+      })
+
+      it("completing the same cart again after a rollback never places an order whose payment was canceled", async () => {
+        const orders = await orderCount()
+        const checkout = await startCheckout(api, store)
+        const form = await submitTestForm({ number: APPROVE })
+        await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
+        failOrderCreationFor.add(checkout.cartId)
+        const failed = await completeCart(api, store, checkout)
+        failOrderCreationFor.delete(checkout.cartId)
+        expect(failed.type).not.toBe("order")
+        const authorizations = (await processorTransactions("authorization")).length
+
+        // Medusa 2.21.2 alone would answer this with an order whose payment is canceled (paid total 0).
+        const again = await completeCart(api, store, checkout)
+        expect(again).toMatchObject({
+          type: "cart",
+          error: { name: NEW_SESSION_REQUIRED, type: "payment_authorization_error", message: NEW_SESSION_MESSAGES.canceled },
+        })
+        expect(await orderCount()).toBe(orders)
+        expect(await processorTransactions("authorization")).toHaveLength(authorizations)
+
+        // What the widget then does: a new form in a new session, and the order.
+        const retry = await submitTestForm({ number: APPROVE })
+        await sendFormResult(api, store, checkout, { form_id: retry.formId, response_code: retry.responseCode })
+        const placed = await completeCart(api, store, checkout)
+        if (placed.type !== "order") throw new Error(JSON.stringify(placed))
+        const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+        const { data } = await query.graph({
+          entity: "order",
+          fields: ["payment_collections.payments.canceled_at", "payment_collections.payments.data"],
+          filters: { id: placed.order.id },
+        })
+        const payments = data[0].payment_collections[0].payments as { canceled_at: unknown; data: { status: string } }[]
+        // The spent session's canceled payment stays on the collection; the order is paid by the fresh one.
+        expect(payments.filter((p) => p.canceled_at === null).map((p) => p.data.status)).toEqual(["authorized"])
+      })
+
+      it("a form id that already paid cannot pay for another cart", async () => {
+        const first = await checkoutWithCard(api, store, { number: APPROVE })
+        expect(first.result.type).toBe("order")
+        const orders = await orderCount()
+        const authorizations = (await processorTransactions("authorization")).length
+
+        const other = await startCheckout(api, store)
+        await sendFormResult(api, store, other, { form_id: first.formId, response_code: "870" })
+        const result = await completeCart(api, store, other)
+        expect(result).toMatchObject({
+          type: "cart",
+          error: { name: NEW_SESSION_REQUIRED, message: NEW_SESSION_MESSAGES.formSpent },
+        })
+        expect(await orderCount()).toBe(orders)
+        expect(await processorTransactions("authorization")).toHaveLength(authorizations)
+      })
+
+      it("two carts completing with one form id at the same moment: one order, one authorization", async () => {
+        const since = (await processorTransactions()).length
+        const orders = await orderCount()
+        const form = await submitTestForm({ number: APPROVE })
+        const carts = [await startCheckout(api, store), await startCheckout(api, store)]
+        for (const cart of carts) {
+          await sendFormResult(api, store, cart, { form_id: form.formId, response_code: form.responseCode })
+        }
+        const results = await Promise.all(carts.map((cart) => completeCart(api, store, cart)))
+        expect(results.filter((r) => r.type === "order")).toHaveLength(1)
+        expect(await orderCount()).toBe(orders + 1)
+        expect(await liveAuthorizations(since)).toHaveLength(1)
+      })
+
+      it("two refunds of the same amount started at the same moment each reach the processor under their own id", async () => {
+        const { result } = await checkoutWithCard(api, store, { number: APPROVE }, { quantity: 2 })
+        if (result.type !== "order") throw new Error(JSON.stringify(result))
+        const payment = await orderPayment(result.order.id)
+        await api.post(`/admin/payments/${payment.id}/capture`, {}, store.adminHeaders)
+        const before = (await processorTransactions("credit")).length
+
+        const answers = await Promise.all([
+          api.post(`/admin/payments/${payment.id}/refund`, { amount: 3 }, { ...store.adminHeaders, validateStatus: () => true }),
+          api.post(`/admin/payments/${payment.id}/refund`, { amount: 3 }, { ...store.adminHeaders, validateStatus: () => true }),
+        ])
+        expect(answers.map((a) => a.status)).toEqual([200, 200])
+        const credits = (await processorTransactions("credit")).slice(before)
+        const distinct = credits.filter((c) => !c.duplicate)
+        expect(distinct).toHaveLength(2)
+        expect(new Set(distinct.map((c) => c.id)).size).toBe(2)
+        expect(distinct.map((c) => c.amount)).toEqual([300, 300])
+        expect((await orderPayment(result.order.id)).refunds).toHaveLength(2)
       })
     })
   },

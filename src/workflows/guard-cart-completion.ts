@@ -1,9 +1,8 @@
-import { createWorkflow, transform, WorkflowData, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { createWorkflow, transform, when, WorkflowData, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { processorIdFor } from "../providers/servicescan/ids"
 import { findFormUsesStep } from "./steps/find-form-uses"
 import { recordCheckoutAttemptStep } from "./steps/record-checkout-attempt"
-import { validateCheckoutSessionStep } from "./steps/validate-checkout-session"
-import type { CheckoutSession } from "./utils/checkout-session"
+import { CheckoutRefusal, checkoutRefusal, CheckoutSession } from "./utils/checkout-session"
 
 export type GuardCartCompletionInput = {
   cart_id: string
@@ -11,13 +10,18 @@ export type GuardCartCompletionInput = {
   session: CheckoutSession
 }
 
+export type GuardCartCompletionResult = {
+  /** Why the completion must not go ahead (the storefront starts a new session), or null. */
+  refusal: CheckoutRefusal | null
+}
+
 /**
  * Runs before Medusa's cart completion for carts paid through ServiceScan
- * (the store route's middleware calls it, holding a lock on the form id):
- * refuses a session whose payment was canceled or whose form already paid
- * elsewhere (`ServiceScanNewSessionRequired`), and records the attempt, so
- * that a form is spent once it has paid and an authorization whose answer was
- * lost can be found and released later (`reconcileCheckoutAttemptsWorkflow`).
+ * (the store route's middleware calls it, holding a lock on the form id).
+ * Answers a refusal for a session whose payment was canceled or whose form
+ * already paid elsewhere; otherwise records the attempt, so that a form is
+ * spent once it has paid and an authorization whose answer was lost can be
+ * found and released later (`reconcileCheckoutAttemptsWorkflow`).
  */
 export const guardCartCompletionWorkflow = createWorkflow(
   "servicescan-guard-cart-completion",
@@ -35,8 +39,12 @@ export const guardCartCompletionWorkflow = createWorkflow(
         : null
     })
     const paidElsewhere = findFormUsesStep(attempt)
-    validateCheckoutSessionStep({ session: input.session, paid_elsewhere: paidElsewhere })
-    recordCheckoutAttemptStep(attempt)
-    return new WorkflowResponse(attempt)
+    const refusal = transform({ input, paidElsewhere }, ({ input, paidElsewhere }) =>
+      checkoutRefusal(input.session, paidElsewhere)
+    )
+    when({ refusal, attempt }, ({ refusal, attempt }) => !refusal && !!attempt).then(() => {
+      recordCheckoutAttemptStep(attempt)
+    })
+    return new WorkflowResponse(transform({ refusal }, ({ refusal }): GuardCartCompletionResult => ({ refusal })))
   }
 )

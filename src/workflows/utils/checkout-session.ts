@@ -1,5 +1,3 @@
-import { MedusaError } from "@medusajs/framework/utils"
-
 /** Payment providers registered from this plugin's provider, whatever id the store gave them. */
 export const SERVICESCAN_PROVIDER_PREFIX = "pp_servicescan_"
 
@@ -33,37 +31,30 @@ export function pickServiceScanSession(sessions: readonly (CheckoutSession | nul
   return chosen && chosen.provider_id.startsWith(SERVICESCAN_PROVIDER_PREFIX) ? chosen : null
 }
 
-/** A payment error the storefront answers by starting a new session. */
-export class NewPaymentSessionRequiredError extends MedusaError {
-  constructor(message: string) {
-    super(MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR, message)
-    this.name = NEW_SESSION_REQUIRED
-  }
-}
-
 export const NEW_SESSION_MESSAGES = {
   canceled: "Your earlier payment attempt was canceled, so it cannot pay for this order. Please enter your card details again.",
   formSpent: "These card details were already used for another payment. Please enter your card details again.",
 } as const
 
+export type CheckoutRefusal = keyof typeof NEW_SESSION_MESSAGES
+
 /**
- * Decides whether a completion of `session` may go ahead.
+ * Decides whether a completion of `session` may go ahead; answers why not, or null.
  *
- * - A session whose payment was canceled: Medusa would return that canceled
- *   payment as "already authorized" and place an order with nothing paid
- *   (its idempotency shortcut never calls the provider). Refused.
- * - A hosted form id that already paid through another session: a form id
- *   is spent once it has paid. Refused.
- * - Anything else goes ahead, including a session that holds a live payment
- *   (Medusa answers a repeated completion with the order).
- *
- * @throws NewPaymentSessionRequiredError
+ * - `canceled`: the session's payment was canceled. Medusa would return that
+ *   canceled payment as "already authorized" and place an order with nothing
+ *   paid (its idempotency shortcut never calls the provider).
+ * - `formSpent`: the hosted form id already paid through another session; a
+ *   form id is spent once it has paid.
+ * Anything else goes ahead, including a session that holds a live payment
+ * (Medusa answers a repeated completion with the order).
  */
-export function assertSessionCanPay(session: CheckoutSession, paidElsewhere: readonly string[]): void {
+export function checkoutRefusal(session: CheckoutSession, paidElsewhere: readonly string[]): CheckoutRefusal | null {
   if (session.payment?.canceled_at) {
-    throw new NewPaymentSessionRequiredError(NEW_SESSION_MESSAGES.canceled)
+    return "canceled"
   }
   if (!session.payment && paidElsewhere.length > 0) {
-    throw new NewPaymentSessionRequiredError(NEW_SESSION_MESSAGES.formSpent)
+    return "formSpent"
   }
+  return null
 }

@@ -3,7 +3,9 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { guardCartCompletionWorkflow } from "../../../workflows/guard-cart-completion"
 import {
+  CheckoutRefusal,
   CheckoutSession,
+  NEW_SESSION_MESSAGES,
   NEW_SESSION_REQUIRED,
   pickServiceScanSession,
 } from "../../../workflows/utils/checkout-session"
@@ -23,6 +25,7 @@ const FORM_LOCK_TIMEOUT_SECONDS = 30
  */
 export async function guardCartCompletion(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction) {
   let handedOn = false
+  let refusal: CheckoutRefusal | null = null
   try {
     const cartId = req.params.id
     const session = await loadCheckoutSession(req, cartId)
@@ -36,12 +39,10 @@ export async function guardCartCompletion(req: MedusaRequest, res: MedusaRespons
     await locking.execute(
       key,
       async () => {
-        const { errors } = await guardCartCompletionWorkflow(req.scope).run({
-          input: { cart_id: cartId, session },
-          throwOnError: false,
-        })
-        if (errors.length) {
-          throw errors[0].error
+        const { result } = await guardCartCompletionWorkflow(req.scope).run({ input: { cart_id: cartId, session } })
+        if (result.refusal) {
+          refusal = result.refusal
+          return
         }
         handedOn = true
         await new Promise<void>((resolve) => {
@@ -51,17 +52,22 @@ export async function guardCartCompletion(req: MedusaRequest, res: MedusaRespons
       },
       { timeout: FORM_LOCK_TIMEOUT_SECONDS }
     )
+    if (refusal) {
+      // Shaped like Medusa's own answer to a declined payment; `name` tells the storefront to start over.
+      res.status(200).json({
+        type: "cart",
+        cart: await refetchCart(req, req.params.id),
+        error: {
+          message: NEW_SESSION_MESSAGES[refusal],
+          name: NEW_SESSION_REQUIRED,
+          type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
+        },
+      })
+    }
   } catch (error) {
     if (handedOn) {
       // The lock's release failed after Medusa answered: it expires by itself.
       return
-    }
-    if (isNewSessionRequired(error)) {
-      return res.status(200).json({
-        type: "cart",
-        cart: await refetchCart(req, req.params.id),
-        error: { message: error.message, name: NEW_SESSION_REQUIRED, type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR },
-      })
     }
     if (error instanceof Error && /timed-?out acquiring lock/i.test(error.message)) {
       return next(new MedusaError(MedusaError.Types.CONFLICT, "Another payment with these card details is still being processed"))
@@ -97,8 +103,4 @@ async function refetchCart(req: MedusaRequest, cartId: string): Promise<unknown>
     filters: { id: cartId },
   })
   return data[0] ?? null
-}
-
-function isNewSessionRequired(error: unknown): error is Error {
-  return error instanceof Error && error.name === NEW_SESSION_REQUIRED
 }
