@@ -688,7 +688,7 @@ medusaIntegrationTestRunner({
     })
 
     describe("when an answer is lost", () => {
-      it("never re-sends on its own, shows the proof request to the admin, and re-sends only when asked", async () => {
+      it("shows the proof request to the admin, who can resend at once; otherwise the job resends it after the wait", async () => {
         const scan = await newScan()
         const orderId = await orderWithoutScans()
         await faults({ dropResponse: { route: "disputes.proofRequest.create", count: 1 } })
@@ -702,11 +702,12 @@ medusaIntegrationTestRunner({
         expect(chargeback.proof_requests[0]).toMatchObject({ status: "submitting", remote_id: null, last_error: expect.stringMatching(/outcome unknown/) })
         expect((await admin.get("/admin/servicescan/health")).data.health.polling.needs_attention_count).toBe(1)
 
-        await runJob(10 * HOUR)
+        // Before the wait (an hour by default) is over, neither the job nor a plain "check now" sends it again.
+        await runJob(30 * 60 * 1000)
         await admin.post(`/admin/servicescan/chargebacks/${chargeback.id}/check`, {})
         expect(await atService()).toHaveLength(1)
 
-        // The admin decides: a second proof request at ServiceScan is harmless, no evidence is not.
+        // The admin decides sooner: a second proof request at ServiceScan is harmless, no evidence is not.
         await label(scan, "valid")
         const resent = await admin.post(`/admin/servicescan/chargebacks/${chargeback.id}/check`, { resubmit: true })
         expect(resent.status).toBe(200)
@@ -714,6 +715,24 @@ medusaIntegrationTestRunner({
         chargeback = (await admin.post(`/admin/servicescan/chargebacks/${chargeback.id}/check`, {})).data.chargeback
         expect(chargeback.status).toBe("evidence_ready")
         await waitForArchives([chargeback.id])
+      })
+
+      it("the job resends a lost answer by itself after the wait, once", async () => {
+        const scan = await newScan()
+        const orderId = await orderWithoutScans()
+        await faults({ dropResponse: { route: "disputes.proofRequest.create", count: 1 } })
+        const delivery = await webhook(chargebackBody(orderId, { scan_ids: [scan] }))
+        await faults(null)
+        const atService = async () => (await remoteProofs()).filter((p) => p.scanIds.includes(scan))
+        expect(await atService()).toHaveLength(1)
+
+        await runJob(HOUR + 60_000)
+        expect(await atService()).toHaveLength(2)
+        const chargeback = await getChargeback(delivery.data.chargeback_id)
+        expect(chargeback.proof_requests[0]).toMatchObject({ status: "pending", remote_id: expect.any(String) })
+        // Pending now: a later run polls it, it never sends a third.
+        await runJob(2 * HOUR)
+        expect(await atService()).toHaveLength(2)
       })
     })
 

@@ -84,7 +84,7 @@ export async function syncServiceScanProofRequests(
       report.claimed += claimed.length
       try {
         const { result } = await syncProofRequestsWorkflow(container).run({
-          input: { proof_requests: claimed, now: now.toISOString() },
+          input: { proof_requests: claimed, due: true, now: now.toISOString() },
         })
         report.submitted += result.submitted
         report.completed += result.completed

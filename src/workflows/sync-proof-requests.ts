@@ -11,11 +11,16 @@ import { fetchProofResultsStep } from "./steps/fetch-proof-results"
 import { refreshChargebackStatusesStep } from "./steps/refresh-chargeback-statuses"
 import { submitProofRequestsStep } from "./steps/submit-proof-requests"
 
+/** Statuses a send may start from (to_submit; submitting whose answer was lost; failed, on an admin's resubmit). */
+const SENDABLE = new Set<string>(["to_submit", "submitting", "failed"])
+
 export type SyncProofRequestsWorkflowInput = {
   /** Proof requests claimed by the caller (see `claimProofRequests`). */
   proof_requests: ClaimedProofRequest[]
-  /** Also re-send ones whose submission outcome is unknown, or that failed (an admin's decision). */
+  /** Also re-send ones whose submission outcome is unknown before their wait is over, or that failed (an admin's decision). */
   resubmit?: boolean
+  /** The rows were claimed as due by the poll job (a lost answer whose wait is over is re-sent). */
+  due?: boolean
   /** ISO time to compute the next poll times from; defaults to now. */
   now?: string
 }
@@ -32,10 +37,11 @@ export type SyncProofRequestsWorkflowInput = {
 export const syncProofRequestsWorkflow = createWorkflow(
   "servicescan-sync-proof-requests",
   (input: WorkflowData<SyncProofRequestsWorkflowInput>) => {
+    // Which rows may really go out is decided again under row locks (lifecycle/proof-request.ts):
+    // the plan only splits what to send from what to poll.
     const plan = transform({ input }, ({ input }) => {
-      const resend = new Set<string>(input.resubmit ? ["to_submit", "submitting", "failed"] : ["to_submit"])
       return {
-        submit: input.proof_requests.filter((pr) => resend.has(pr.status)).map((pr) => pr.id),
+        submit: input.proof_requests.filter((pr) => SENDABLE.has(pr.status)).map((pr) => pr.id),
         poll: input.proof_requests
           .filter((pr) => pr.status === "pending")
           .map((pr) => ({ id: pr.id, remote_id: pr.remote_id })),
@@ -43,7 +49,7 @@ export const syncProofRequestsWorkflow = createWorkflow(
       }
     })
 
-    const submitted = submitProofRequestsStep({ ids: plan.submit, resubmit: input.resubmit, now: input.now })
+    const submitted = submitProofRequestsStep({ ids: plan.submit, resubmit: input.resubmit, due: input.due, now: input.now })
     const outcomes = fetchProofResultsStep({ proof_requests: plan.poll })
     const completed = applyProofResultsStep({ outcomes, now: input.now })
     const changes = refreshChargebackStatusesStep({ chargeback_ids: plan.chargeback_ids })

@@ -34,6 +34,13 @@ export const ServiceScanModuleOptionsSchema = z
     concurrency: z.number().int().min(1).max(64).default(8),
     /** Proof requests a poll run claims at a time (one workflow run per page). */
     pageSize: z.number().int().min(1).max(2_000).default(250),
+    /**
+     * How long a proof request whose PUT got no answer waits before it is sent
+     * again by itself. The service has no idempotency key, so it may then hold
+     * two proof requests for the same scans: harmless, while a lost one loses
+     * the dispute. An admin can resend sooner.
+     */
+    resubmitUnconfirmedAfterMs: z.number().int().min(60_000).default(HOUR_MS),
     /** First delay after a failed call; doubles per attempt, with full jitter, up to `pollIntervalMs`. */
     retryBaseDelayMs: z.number().int().min(0).default(5 * 60 * 1000),
     /**

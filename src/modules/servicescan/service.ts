@@ -21,7 +21,21 @@ import { resolveModuleOptions, ResolvedServiceScanModuleOptions, ServiceScanModu
 import { ChargebackStatus, GroundTruthValue, ProofRequestStatus } from "./types"
 import { deriveChargebackStatus } from "./utils/chargeback-status"
 import { mapWithConcurrency } from "./utils/concurrency"
-import { pollDelayMs, retryDelayMs } from "./utils/backoff"
+import {
+  canSend,
+  decide,
+  OPEN_STATUSES,
+  ProofRequestEvent,
+  ProofRequestSettings,
+} from "./lifecycle/proof-request"
+import {
+  claimProofRequests as claimRows,
+  PROOF_REQUEST,
+  lockProofRequests,
+  ProofRequestRow,
+  writeProofRequests,
+} from "./sql/proof-requests"
+import { sqlNames } from "./sql/names"
 import { SignatureCheck, verifyWebhookSignature } from "./utils/webhook-signature"
 
 type InjectedDependencies = {
@@ -62,33 +76,11 @@ export type FetchOutcome =
   /** Not checked: the run stopped on an authentication error first. */
   | { id: string; kind: "skipped" }
 
-type ProofRequestUpdate = {
-  id: string
-  status?: ProofRequestStatus
-  remote_id?: string
-  attempts?: number
-  submitted_at?: Date
-  next_poll_at?: Date | null
-  last_polled_at?: Date | null
-  last_error?: string | null
-  completed_at?: Date | null
-}
-
 type EvidenceUpdate = {
   id: string
   ground_truth?: GroundTruthValue | null
   reported_ground_truth?: string | null
   image_url?: string | null
-}
-
-type ProofRequestSnapshot = {
-  id: string
-  status: ProofRequestStatus
-  attempts: number
-  next_poll_at: Date | null
-  last_polled_at: Date | null
-  last_error: string | null
-  completed_at: Date | null
 }
 
 type EvidenceSnapshot = {
@@ -100,7 +92,7 @@ type EvidenceSnapshot = {
 
 /** Enough to undo `applyProofResults` (workflow compensation). */
 export type ProofResultsSnapshot = {
-  proof_requests: ProofRequestSnapshot[]
+  proof_requests: ProofRequestRow[]
   evidence: EvidenceSnapshot[]
 }
 
@@ -125,11 +117,22 @@ export type ServiceProbe =
 /** Longest an image may be when it is copied into the File Module (a scan JPEG is tens of kB). */
 const MAX_ARCHIVED_IMAGE_BYTES = 10 * 1024 * 1024
 
+const C = sqlNames(Chargeback, ["id", "status", "order_id", "external_id", "deleted_at", "updated_at"])
+const P = PROOF_REQUEST
+const E = sqlNames(ScanEvidence, [
+  "id",
+  "scan_id",
+  "proof_request_id",
+  "ground_truth",
+  "reported_ground_truth",
+  "image_url",
+  "deleted_at",
+  "updated_at",
+])
+
 /** The ServiceState row of the disputes API. */
 const DISPUTES_API_STATE = "disputes_api"
 
-/** Statuses the poll job works on. */
-const DUE_STATUSES: ProofRequestStatus[] = ["to_submit", "pending"]
 
 /**
  * The disputes module: chargebacks, their proof requests and scan evidence,
@@ -269,11 +272,9 @@ export default class ServiceScanModuleService extends MedusaService({
   }
 
   /**
-   * Claims proof requests for this run: due ones (`next_poll_at <= now`), or
-   * the given ids whatever their schedule ("check now"). Claiming pushes
-   * `next_poll_at` a lease ahead in one statement with `FOR UPDATE SKIP LOCKED`,
-   * so two instances polling at once never take the same rows, and rows of a
-   * run that dies come back when the lease runs out.
+   * Claims proof requests for this run: due ones, or the given ids. See
+   * `claimProofRequests` in sql/proof-requests.ts for how two instances stay
+   * off each other's rows.
    */
   @InjectTransactionManager()
   async claimProofRequests(
@@ -283,132 +284,96 @@ export default class ServiceScanModuleService extends MedusaService({
     if (input.ids && input.ids.length === 0) {
       return []
     }
-    const manager = sharedContext.transactionManager as SqlEntityManager
-    const lease = new Date(input.now.getTime() + input.leaseMs)
-    const filter = input.ids ? `id IN (?)` : `next_poll_at <= ?`
-    const filterValue = input.ids ?? input.now
-    const rows: ClaimedProofRequest[] = await manager.execute(
-      `UPDATE "servicescan_proof_request" AS pr
-          SET "next_poll_at" = ?, "updated_at" = now()
-        WHERE pr."id" IN (
-          SELECT "id" FROM "servicescan_proof_request"
-           WHERE "deleted_at" IS NULL AND "status" IN (?) AND ${filter}
-           ORDER BY "next_poll_at" ASC NULLS FIRST, "id" ASC
-           LIMIT ?
-           FOR UPDATE SKIP LOCKED)
-        RETURNING pr."id", pr."status", pr."remote_id", pr."chargeback_id"`,
-      [lease, DUE_STATUSES, filterValue, input.limit]
-    )
-    return rows
+    const rows = await claimRows(sharedContext.transactionManager as SqlEntityManager, {
+      now: input.now,
+      leaseUntil: new Date(input.now.getTime() + input.leaseMs),
+      limit: input.limit,
+      ids: input.ids,
+    })
+    return rows.map((row) => ({ id: row.id, status: row.status, remote_id: row.remote_id, chargeback_id: row.chargeback_id }))
   }
 
   /**
-   * Sends `to_submit` proof requests (and, with `resubmit`, ones whose outcome
-   * is unknown or that failed) to the service, once each.
+   * Sends proof requests to the service (`PUT /disputes/proofRequest`), once
+   * per claim. Which rows may go, and what each answer makes of them, is
+   * decided by lifecycle/proof-request.ts: a row is claimed (`submitting`, in
+   * flight) in a transaction before its PUT, so whoever claims it is its only
+   * sender, and the answer is written in a second transaction.
    *
-   * A row is moved to `submitting` in the same statement that selects it, before
-   * the PUT: whoever wins that update is the only sender, and if the answer is
-   * lost the row stays `submitting` instead of going back to `to_submit`. Only
-   * an answer that proves the service created nothing puts it back in the queue.
+   * @param options.due the caller claimed the rows as due (the poll job): a
+   *   lost answer whose wait is over is sent again
+   * @param options.resubmit an admin's decision: also re-send lost answers
+   *   before their wait is over, and failed proof requests
    */
   async submitProofRequests(
     ids: string[],
-    options: { now?: Date; resubmit?: boolean } = {}
+    options: { now?: Date; resubmit?: boolean; due?: boolean } = {}
   ): Promise<SubmissionResult[]> {
     const now = options.now ?? new Date()
-    const fromStatuses: ProofRequestStatus[] = options.resubmit
-      ? ["to_submit", "submitting", "failed"]
-      : ["to_submit"]
-    const claimed = await this.markSubmitting(ids, fromStatuses, now)
-    if (!claimed.length) {
+    if (!ids.length) {
       return []
     }
     const client = this.client_
     const configurationError = await this.getConfigurationError()
     if (!client || configurationError) {
-      const reason = configurationError?.message ?? "not configured"
-      await this.writeProofResults(
-        claimed.map((row) => ({
-          id: row.id,
-          status: "to_submit" as const,
-          attempts: row.attempts - 1,
-          next_poll_at: now,
-          last_error: `Not sent: ${reason}`,
-        })),
-        []
+      // Nothing is claimed: the rows keep their state, and the job stops on a configuration error anyway.
+      const reason = `Not sent: ${configurationError?.message ?? "not configured"}`
+      const rows = await this.listProofRequests(
+        { id: ids },
+        { select: ["id", "chargeback_id", "status", "remote_id", "in_flight_until", "next_poll_at"] }
       )
-      return claimed.map((row) => ({
-        id: row.id,
-        chargeback_id: row.chargeback_id,
-        status: "to_submit",
-        remote_id: null,
-        error: `Not sent: ${reason}`,
-      }))
+      return rows
+        .filter((row) => canSend(row, { now, resubmit: options.resubmit || options.due }))
+        .map((row) => ({ id: row.id, chargeback_id: row.chargeback_id, status: row.status, remote_id: row.remote_id, error: reason }))
     }
 
+    const claimed = await this.claimForSending(ids, now, options)
+    if (!claimed.length) {
+      return []
+    }
     let stopped = false
-    const outcomes = await mapWithConcurrency(
+    const sent = await mapWithConcurrency(
       claimed,
       this.options_.concurrency,
-      async (row) => {
+      async ({ after }): Promise<ProofRequestEvent> => {
         try {
-          const { id } = await client.createProofRequest(row.scan_ids)
-          return { row, remoteId: id, error: undefined }
+          const { id } = await client.createProofRequest(after.scan_ids)
+          return { type: "accepted", submission: after.submissions, remote_id: id }
         } catch (error) {
           if (await this.noteAuthFailure(error)) {
             stopped = true
           }
-          return { row, remoteId: undefined, error }
+          const message = describeError(error)
+          switch (submissionOutcome(error)) {
+            case "not_created":
+              return { type: "not_created", submission: after.submissions, error: message }
+            case "rejected":
+              return { type: "rejected", submission: after.submissions, error: message }
+            default:
+              return { type: "unknown", submission: after.submissions, error: message }
+          }
         }
       },
       () => stopped
     )
-
-    const updates: ProofRequestUpdate[] = []
-    const results: SubmissionResult[] = []
-    claimed.forEach((row, index) => {
-      const outcome = outcomes[index]
-      if (!outcome) {
-        // Never sent: the run stopped on an authentication error first.
-        updates.push({ id: row.id, status: "to_submit", attempts: row.attempts - 1, next_poll_at: now })
-        results.push({ id: row.id, chargeback_id: row.chargeback_id, status: "to_submit", remote_id: null, error: null })
-        return
+    const events = claimed.map(({ before, after }, index): { id: string; event: ProofRequestEvent } => ({
+      id: after.id,
+      // Never sent: the run stopped on an authentication error first.
+      event: sent[index] ?? { type: "not_sent", submission: after.submissions, from: before },
+    }))
+    const written = await this.recordSubmissions(events, now)
+    for (const row of written) {
+      if (row.status === "submitting" && row.in_flight_until === null) {
+        this.logger_.warn(`servicescan: proof request ${row.id}: ${row.last_error}`)
       }
-      if (outcome.remoteId) {
-        updates.push({
-          id: row.id,
-          status: "pending",
-          remote_id: outcome.remoteId,
-          attempts: 0,
-          submitted_at: now,
-          next_poll_at: new Date(now.getTime() + pollDelayMs(this.options_.pollIntervalMs)),
-          last_error: null,
-        })
-        results.push({ id: row.id, chargeback_id: row.chargeback_id, status: "pending", remote_id: outcome.remoteId, error: null })
-        return
-      }
-      const message = describeError(outcome.error)
-      const kind = submissionOutcome(outcome.error)
-      if (kind === "not_created") {
-        updates.push({
-          id: row.id,
-          status: "to_submit",
-          next_poll_at: new Date(now.getTime() + this.retryDelay(row.attempts)),
-          last_error: message,
-        })
-        results.push({ id: row.id, chargeback_id: row.chargeback_id, status: "to_submit", remote_id: null, error: message })
-      } else if (kind === "rejected") {
-        updates.push({ id: row.id, status: "failed", next_poll_at: null, last_error: message })
-        results.push({ id: row.id, chargeback_id: row.chargeback_id, status: "failed", remote_id: null, error: message })
-      } else {
-        const unknown = `Submission outcome unknown (${message}). It is not re-sent automatically, since ServiceScan may have created it; resubmit from the admin if no evidence arrives.`
-        updates.push({ id: row.id, status: "submitting", next_poll_at: null, last_error: unknown })
-        results.push({ id: row.id, chargeback_id: row.chargeback_id, status: "submitting", remote_id: null, error: unknown })
-        this.logger_.warn(`servicescan: proof request ${row.id}: ${unknown}`)
-      }
-    })
-    await this.writeProofResults(updates, [])
-    return results
+    }
+    return written.map((row) => ({
+      id: row.id,
+      chargeback_id: row.chargeback_id,
+      status: row.status,
+      remote_id: row.remote_id,
+      error: row.status === "pending" ? null : row.last_error,
+    }))
   }
 
   /**
@@ -459,8 +424,9 @@ export default class ServiceScanModuleService extends MedusaService({
 
   /**
    * Writes what `fetchProofResults` found: ground truths on the evidence,
-   * statuses and the next poll time on the proof requests. Answers the proof
-   * requests that completed and a snapshot to undo it all.
+   * statuses and the next poll time on the proof requests (as
+   * lifecycle/proof-request.ts decides). Answers the proof requests that
+   * completed and a snapshot to undo it all.
    *
    * Set-based SQL (one read and one write per table for the whole page): this
    * is the poll job's hot path, and row-by-row ORM updates made a 10,000-request
@@ -477,17 +443,14 @@ export default class ServiceScanModuleService extends MedusaService({
       return { completed: [], snapshot: { proof_requests: [], evidence: [] } }
     }
     const manager = sharedContext.transactionManager as SqlEntityManager
-    const current: (ProofRequestSnapshot & { remote_id: string | null; chargeback_id: string })[] = await manager.execute(
-      `SELECT "id", "status", "attempts", "next_poll_at", "last_polled_at", "last_error", "completed_at", "remote_id", "chargeback_id"
-         FROM "servicescan_proof_request" WHERE "id" IN (?) AND "deleted_at" IS NULL FOR UPDATE`,
-      [outcomes.map((outcome) => outcome.id)]
-    )
+    const current = await lockProofRequests(manager, outcomes.map((outcome) => outcome.id))
     const byId = new Map(current.map((row) => [row.id, row]))
     const completeIds = outcomes.filter((o) => o.kind === "complete" && byId.get(o.id)?.status === "pending").map((o) => o.id)
     const evidence: (EvidenceSnapshot & { scan_id: string; proof_request_id: string })[] = completeIds.length
       ? await manager.execute(
-          `SELECT "id", "scan_id", "proof_request_id", "ground_truth", "reported_ground_truth", "image_url"
-             FROM "servicescan_scan_evidence" WHERE "proof_request_id" IN (?) AND "deleted_at" IS NULL`,
+          `SELECT ${E.col.id}, ${E.col.scan_id}, ${E.col.proof_request_id}, ${E.col.ground_truth},
+                  ${E.col.reported_ground_truth}, ${E.col.image_url}
+             FROM ${E.table} WHERE ${E.col.proof_request_id} IN (?) AND ${E.col.deleted_at} IS NULL`,
           [completeIds]
         )
       : []
@@ -498,70 +461,40 @@ export default class ServiceScanModuleService extends MedusaService({
       evidenceByProof.set(row.proof_request_id, list)
     }
 
-    const proofRows: ProofRequestSnapshot[] = []
-    const previousRows: ProofRequestSnapshot[] = []
+    const next: ProofRequestRow[] = []
+    const previous: ProofRequestRow[] = []
     const evidenceRows: EvidenceSnapshot[] = []
     const previousEvidence: EvidenceSnapshot[] = []
     const completed: CompletedProofRequest[] = []
     for (const outcome of outcomes) {
       const row = byId.get(outcome.id)
-      // Only requests still pending are ours to change: an admin may have acted meanwhile.
-      if (!row || row.status !== "pending") {
+      // Only requests still pending are polled: an admin may have acted meanwhile (the lifecycle refuses the rest).
+      const decision = row ? decide(row, pollEvent(outcome), now, this.lifecycleSettings()) : undefined
+      if (!row || !decision?.ok) {
         continue
       }
-      const previous = pickProofSnapshot(row)
-      let next: ProofRequestSnapshot
-      switch (outcome.kind) {
-        case "pending":
-          next = {
-            ...previous,
-            attempts: 0,
-            last_error: null,
-            last_polled_at: now,
-            next_poll_at: new Date(now.getTime() + pollDelayMs(this.options_.pollIntervalMs)),
+      next.push({ ...row, ...decision.change })
+      previous.push(row)
+      if (outcome.kind === "complete") {
+        const reported = new Map(outcome.scans.map((scan) => [scan.scanId, scan]))
+        for (const item of evidenceByProof.get(row.id) ?? []) {
+          const scan = reported.get(item.scan_id.toLowerCase())
+          if (scan) {
+            previousEvidence.push(pickEvidenceSnapshot(item))
+            evidenceRows.push({
+              id: item.id,
+              ground_truth: scan.groundTruth,
+              reported_ground_truth: scan.reportedGroundTruth,
+              image_url: scan.image,
+            })
           }
-          break
-        case "complete": {
-          next = { ...previous, status: "complete", attempts: 0, last_error: null, last_polled_at: now, completed_at: now, next_poll_at: null }
-          const reported = new Map(outcome.scans.map((scan) => [scan.scanId, scan]))
-          for (const item of evidenceByProof.get(row.id) ?? []) {
-            const scan = reported.get(item.scan_id.toLowerCase())
-            if (scan) {
-              previousEvidence.push(pickEvidenceSnapshot(item))
-              evidenceRows.push({
-                id: item.id,
-                ground_truth: scan.groundTruth,
-                reported_ground_truth: scan.reportedGroundTruth,
-                image_url: scan.image,
-              })
-            }
-          }
-          completed.push({ id: row.id, chargeback_id: row.chargeback_id, remote_id: row.remote_id ?? "" })
-          break
         }
-        case "failed":
-          next = { ...previous, status: "failed", last_error: outcome.error, last_polled_at: now, next_poll_at: null }
-          break
-        case "error":
-          next = {
-            ...previous,
-            attempts: row.attempts + 1,
-            last_error: outcome.error,
-            last_polled_at: now,
-            next_poll_at: new Date(now.getTime() + this.retryDelay(row.attempts + 1)),
-          }
-          break
-        case "skipped":
-          // Give the claim back at once; a configuration error keeps the job from spinning on it.
-          next = { ...previous, next_poll_at: now }
-          break
+        completed.push({ id: row.id, chargeback_id: row.chargeback_id, remote_id: row.remote_id ?? "" })
       }
-      proofRows.push(next)
-      previousRows.push(previous)
     }
-    await this.writeProofRows(manager, proofRows, "pending")
+    await writeProofRequests(manager, next)
     await this.writeEvidenceRows(manager, evidenceRows)
-    return { completed, snapshot: { proof_requests: previousRows, evidence: previousEvidence } }
+    return { completed, snapshot: { proof_requests: previous, evidence: previousEvidence } }
   }
 
   /**
@@ -574,7 +507,7 @@ export default class ServiceScanModuleService extends MedusaService({
   @InjectTransactionManager()
   async restoreProofResults(snapshot: ProofResultsSnapshot, @MedusaContext() sharedContext: Context = {}): Promise<void> {
     const manager = sharedContext.transactionManager as SqlEntityManager
-    await this.writeProofRows(manager, snapshot.proof_requests)
+    await writeProofRequests(manager, snapshot.proof_requests.map(reviveDates))
     await this.writeEvidenceRows(manager, snapshot.evidence)
   }
 
@@ -602,15 +535,16 @@ export default class ServiceScanModuleService extends MedusaService({
       has_valid_scan: boolean
       has_in_flight: boolean
     }[] = await manager.execute(
-      `SELECT c."id", c."status", c."order_id", c."external_id",
-              coalesce(bool_or(pr."status" = 'complete' AND e."ground_truth" = 'valid'), false) AS "has_valid_scan",
-              coalesce(bool_or(pr."status" IN ('to_submit', 'submitting', 'pending')), false) AS "has_in_flight"
-         FROM "servicescan_chargeback" c
-         LEFT JOIN "servicescan_proof_request" pr ON pr."chargeback_id" = c."id" AND pr."deleted_at" IS NULL
-         LEFT JOIN "servicescan_scan_evidence" e ON e."proof_request_id" = pr."id" AND e."deleted_at" IS NULL
-        WHERE c."id" IN (?) AND c."deleted_at" IS NULL
-        GROUP BY c."id"`,
-      [ids]
+      `SELECT c.${C.col.id} AS "id", c.${C.col.status} AS "status", c.${C.col.order_id} AS "order_id",
+              c.${C.col.external_id} AS "external_id",
+              coalesce(bool_or(pr.${P.col.status} = 'complete' AND e.${E.col.ground_truth} = 'valid'), false) AS "has_valid_scan",
+              coalesce(bool_or(pr.${P.col.status} IN (?)), false) AS "has_in_flight"
+         FROM ${C.table} c
+         LEFT JOIN ${P.table} pr ON pr.${P.col.chargeback_id} = c.${C.col.id} AND pr.${P.col.deleted_at} IS NULL
+         LEFT JOIN ${E.table} e ON e.${E.col.proof_request_id} = pr.${P.col.id} AND e.${E.col.deleted_at} IS NULL
+        WHERE c.${C.col.id} IN (?) AND c.${C.col.deleted_at} IS NULL
+        GROUP BY c.${C.col.id}`,
+      [OPEN_STATUSES, ids]
     )
     const changes: ChargebackStatusChange[] = []
     for (const row of rows) {
@@ -766,8 +700,8 @@ export default class ServiceScanModuleService extends MedusaService({
   }> {
     const manager = sharedContext.manager as SqlEntityManager
     const rows: { status: ProofRequestStatus; count: string; last_polled_at: Date | null }[] = await manager.execute(
-      `SELECT "status", count(*) AS "count", max("last_polled_at") AS "last_polled_at"
-         FROM "servicescan_proof_request" WHERE "deleted_at" IS NULL GROUP BY "status"`
+      `SELECT ${P.col.status} AS "status", count(*) AS "count", max(${P.col.last_polled_at}) AS "last_polled_at"
+         FROM ${P.table} WHERE ${P.col.deleted_at} IS NULL GROUP BY ${P.col.status}`
     )
     const counts: Record<ProofRequestStatus, number> = {
       to_submit: 0,
@@ -799,10 +733,6 @@ export default class ServiceScanModuleService extends MedusaService({
     return this.client_
   }
 
-  private retryDelay(attempts: number): number {
-    return retryDelayMs(attempts, this.options_.retryBaseDelayMs, this.options_.pollIntervalMs)
-  }
-
   /** Records an authentication failure as the configuration error of every process; answers whether it was one. */
   private async noteAuthFailure(error: unknown): Promise<boolean> {
     if (!(error instanceof ServiceScanAuthError)) {
@@ -821,77 +751,70 @@ export default class ServiceScanModuleService extends MedusaService({
     return true
   }
 
+  /** The lifecycle's settings from the module options. */
+  private lifecycleSettings(): ProofRequestSettings {
+    const waves = Math.ceil(this.options_.pageSize / this.options_.concurrency)
+    return {
+      pollIntervalMs: this.options_.pollIntervalMs,
+      retryBaseDelayMs: this.options_.retryBaseDelayMs,
+      resubmitAfterMs: this.options_.resubmitUnconfirmedAfterMs,
+      // The longest a live sender keeps a PUT on the wire: a page's PUTs go out
+      // `concurrency` at a time, one attempt each (PUTs are never retried), and
+      // results are written when the page is done.
+      inFlightMs: waves * this.options_.timeoutMs + 60_000,
+    }
+  }
+
+  /** Claims rows for a PUT (the lifecycle's `send`), skipping rows another sender holds. */
   @InjectTransactionManager()
-  protected async markSubmitting(
+  protected async claimForSending(
     ids: string[],
-    fromStatuses: ProofRequestStatus[],
+    now: Date,
+    options: { resubmit?: boolean; due?: boolean },
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<{ before: ProofRequestRow; after: ProofRequestRow }[]> {
+    const manager = sharedContext.transactionManager as SqlEntityManager
+    const rows = await lockProofRequests(manager, ids, { skipLocked: true })
+    const settings = this.lifecycleSettings()
+    const claimed: { before: ProofRequestRow; after: ProofRequestRow }[] = []
+    for (const row of rows) {
+      // The job claimed its rows as due; the claim moved `next_poll_at` to its lease, so judge due-ness as of then.
+      const state = options.due ? { ...row, next_poll_at: now } : row
+      const decision = decide(state, { type: "send", resubmit: options.resubmit }, now, settings)
+      if (decision.ok) {
+        claimed.push({ before: row, after: { ...row, ...decision.change } })
+      }
+    }
+    await writeProofRequests(manager, claimed.map(({ after }) => after))
+    return claimed
+  }
+
+  /** Writes the answers to PUTs, as the lifecycle decides (a late answer only records its remote id). */
+  @InjectTransactionManager()
+  protected async recordSubmissions(
+    events: { id: string; event: ProofRequestEvent }[],
     now: Date,
     @MedusaContext() sharedContext: Context = {}
-  ): Promise<{ id: string; chargeback_id: string; scan_ids: string[]; attempts: number }[]> {
-    if (!ids.length) {
-      return []
-    }
+  ): Promise<ProofRequestRow[]> {
     const manager = sharedContext.transactionManager as SqlEntityManager
-    // A `submitting` row is re-sent only once its outcome is known to be
-    // unknown (`last_error` says so), or when its sender must have died: a
-    // PUT still in flight (no error yet, recent) would otherwise go out twice.
-    const inFlightSince = new Date(now.getTime() - this.submissionInFlightMs())
-    return manager.execute(
-      `UPDATE "servicescan_proof_request"
-          SET "status" = 'submitting', "attempts" = "attempts" + 1, "updated_at" = ?, "last_error" = NULL
-        WHERE "id" IN (?) AND "status" IN (?) AND "deleted_at" IS NULL
-          AND NOT ("status" = 'submitting' AND "last_error" IS NULL AND "updated_at" > ?)
-        RETURNING "id", "chargeback_id", "scan_ids", "attempts"`,
-      [now, ids, fromStatuses, inFlightSince]
-    )
-  }
-
-  /**
-   * The longest a row can stay `submitting` with no error while its sender is
-   * alive: a page's PUTs go out `concurrency` at a time, one attempt each (PUTs
-   * are never retried), and results are written when the page is done.
-   */
-  private submissionInFlightMs(): number {
-    const waves = Math.ceil(this.options_.pageSize / this.options_.concurrency)
-    return waves * this.options_.timeoutMs + 60_000
-  }
-
-  @InjectTransactionManager()
-  protected async writeProofResults(
-    proofUpdates: ProofRequestUpdate[],
-    evidenceUpdates: EvidenceUpdate[],
-    @MedusaContext() sharedContext: Context = {}
-  ): Promise<void> {
-    if (proofUpdates.length) {
-      await this.updateProofRequests(proofUpdates, sharedContext)
+    const rows = new Map((await lockProofRequests(manager, events.map((e) => e.id))).map((row) => [row.id, row]))
+    const settings = this.lifecycleSettings()
+    const changed: ProofRequestRow[] = []
+    const result: ProofRequestRow[] = []
+    for (const { id, event } of events) {
+      const row = rows.get(id)
+      if (!row) {
+        continue
+      }
+      const decision = decide(row, event, now, settings)
+      const next = decision.ok ? { ...row, ...decision.change } : row
+      if (decision.ok) {
+        changed.push(next)
+      }
+      result.push(next)
     }
-    if (evidenceUpdates.length) {
-      await this.updateScanEvidences(evidenceUpdates, sharedContext)
-    }
-  }
-
-  /**
-   * Writes whole proof request rows in one statement. With `expectedStatus`,
-   * rows whose status changed since they were read are left alone.
-   */
-  private async writeProofRows(
-    manager: SqlEntityManager,
-    rows: ProofRequestSnapshot[],
-    expectedStatus?: ProofRequestStatus
-  ): Promise<void> {
-    if (!rows.length) {
-      return
-    }
-    await manager.execute(
-      `UPDATE "servicescan_proof_request" AS p
-          SET "status" = v."status", "attempts" = v."attempts", "next_poll_at" = v."next_poll_at",
-              "last_polled_at" = v."last_polled_at", "last_error" = v."last_error",
-              "completed_at" = v."completed_at", "updated_at" = now()
-         FROM jsonb_to_recordset(?::jsonb) AS v("id" text, "status" text, "attempts" int, "next_poll_at" timestamptz,
-              "last_polled_at" timestamptz, "last_error" text, "completed_at" timestamptz)
-        WHERE p."id" = v."id" AND (?::text IS NULL OR p."status" = ?::text)`,
-      [JSON.stringify(rows), expectedStatus ?? null, expectedStatus ?? null]
-    )
+    await writeProofRequests(manager, changed)
+    return result
   }
 
   private async writeEvidenceRows(manager: SqlEntityManager, rows: EvidenceSnapshot[]): Promise<void> {
@@ -899,11 +822,11 @@ export default class ServiceScanModuleService extends MedusaService({
       return
     }
     await manager.execute(
-      `UPDATE "servicescan_scan_evidence" AS e
-          SET "ground_truth" = v."ground_truth", "reported_ground_truth" = v."reported_ground_truth",
-              "image_url" = v."image_url", "updated_at" = now()
+      `UPDATE ${E.table} AS e
+          SET ${E.col.ground_truth} = v."ground_truth", ${E.col.reported_ground_truth} = v."reported_ground_truth",
+              ${E.col.image_url} = v."image_url", ${E.col.updated_at} = now()
          FROM jsonb_to_recordset(?::jsonb) AS v("id" text, "ground_truth" text, "reported_ground_truth" text, "image_url" text)
-        WHERE e."id" = v."id"`,
+        WHERE e.${E.col.id} = v."id"`,
       [JSON.stringify(rows)]
     )
   }
@@ -921,10 +844,10 @@ export default class ServiceScanModuleService extends MedusaService({
       return []
     }
     const updated: { id: string }[] = await manager.execute(
-      `UPDATE "servicescan_chargeback" AS c SET "status" = v."to", "updated_at" = now()
+      `UPDATE ${C.table} AS c SET ${C.col.status} = v."to", ${C.col.updated_at} = now()
          FROM jsonb_to_recordset(?::jsonb) AS v("id" text, "from" text, "to" text)
-        WHERE c."id" = v."id" AND c."status" = v."from"
-        RETURNING c."id"`,
+        WHERE c.${C.col.id} = v."id" AND c.${C.col.status} = v."from"
+        RETURNING c.${C.col.id} AS "id"`,
       [JSON.stringify(changes.map(({ id, from, to }) => ({ id, from, to })))]
     )
     const made = new Set(updated.map((row) => row.id))
@@ -932,15 +855,32 @@ export default class ServiceScanModuleService extends MedusaService({
   }
 }
 
-function pickProofSnapshot(row: ProofRequestSnapshot): ProofRequestSnapshot {
+/** The lifecycle event a status check's outcome is. */
+function pollEvent(outcome: FetchOutcome): ProofRequestEvent {
+  switch (outcome.kind) {
+    case "pending":
+      return { type: "polled_pending" }
+    case "complete":
+      return { type: "polled_complete" }
+    case "failed":
+      return { type: "polled_failed", error: outcome.error }
+    case "error":
+      return { type: "poll_error", error: outcome.error }
+    case "skipped":
+      return { type: "poll_skipped" }
+  }
+}
+
+/** A snapshot comes back from the workflow engine as JSON: its dates are strings again. */
+function reviveDates(row: ProofRequestRow): ProofRequestRow {
+  const date = (value: Date | string | null) => (value === null ? null : new Date(value))
   return {
-    id: row.id,
-    status: row.status,
-    attempts: row.attempts,
-    next_poll_at: row.next_poll_at,
-    last_polled_at: row.last_polled_at,
-    last_error: row.last_error,
-    completed_at: row.completed_at,
+    ...row,
+    in_flight_until: date(row.in_flight_until),
+    next_poll_at: date(row.next_poll_at),
+    last_polled_at: date(row.last_polled_at),
+    submitted_at: date(row.submitted_at),
+    completed_at: date(row.completed_at),
   }
 }
 

@@ -44,9 +44,10 @@ export type ChargebackSource = (typeof CHARGEBACK_SOURCES)[number]
  *
  * - `to_submit`: not sent yet (or certainly not received: the service was
  *   unreachable or refused with a retryable error). The poll job sends it.
- * - `submitting`: the PUT is in flight, or its answer was lost. The service
- *   has no idempotency key, so a lost answer is never re-sent automatically:
- *   an admin decides ("check now" with `resubmit: true`).
+ * - `submitting`: a PUT is in flight (`in_flight_until` in the future), or its
+ *   answer was lost ("unconfirmed"). The service has no idempotency key, so a
+ *   lost answer is sent again only after `resubmitUnconfirmedAfterMs` (or
+ *   sooner when an admin asks: "check now" with `resubmit: true`).
  * - `pending`: ServiceScan accepted it (`remote_id` is set); the job polls it.
  * - `complete`: ServiceScan answered with ground truths; evidence is stored.
  * - `failed`: ServiceScan refused it for good (invalid request, unknown or

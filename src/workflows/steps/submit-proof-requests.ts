@@ -4,8 +4,10 @@ import type ServiceScanModuleService from "../../modules/servicescan/service"
 
 export type SubmitProofRequestsStepInput = {
   ids: string[]
-  /** Also re-send proof requests whose submission outcome is unknown, or that failed. An admin's decision. */
+  /** Also re-send proof requests whose submission outcome is unknown before their wait is over, or that failed. An admin's decision. */
   resubmit?: boolean
+  /** Claimed as due by the poll job. */
+  due?: boolean
   now?: string
 }
 
@@ -14,7 +16,7 @@ export type SubmitProofRequestsStepInput = {
  *
  * No compensation, on purpose: a proof request created at ServiceScan cannot
  * be deleted there, and rolling our row back to `to_submit` would send it a
- * second time. Service errors do not fail the step; they are recorded on the
+ * second time (lifecycle/proof-request.ts decides every move of the row). Service errors do not fail the step; they are recorded on the
  * proof request (status, `last_error`, next attempt) so the workflow goes on.
  */
 export const submitProofRequestsStep = createStep(
@@ -23,6 +25,7 @@ export const submitProofRequestsStep = createStep(
     const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
     const results = await service.submitProofRequests(input.ids, {
       resubmit: input.resubmit,
+      due: input.due,
       now: input.now ? new Date(input.now) : undefined,
     })
     return new StepResponse(results)

@@ -156,19 +156,44 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
         expect((await remoteProofs()).count).toBe(before + 1)
       })
 
-      it("never re-sends a submission whose answer was lost, unless asked to", async () => {
+      it("re-sends a submission whose answer was lost only after its wait (an hour by default), or when an admin asks", async () => {
         const { proof } = await chargebackWithProof([await newScan(sandbox)])
         await faults({ resetRate: 1 })
-        const [result] = await service.submitProofRequests([proof.id])
+        const now = new Date()
+        const [result] = await service.submitProofRequests([proof.id], { now })
         expect(result.status).toBe("submitting")
         expect(result.error).toMatch(/outcome unknown/)
         const [row] = await service.listProofRequests({ id: proof.id })
-        expect(row).toMatchObject({ status: "submitting", next_poll_at: null })
+        expect(row).toMatchObject({ status: "submitting", in_flight_until: null, next_poll_at: new Date(now.getTime() + HOUR) })
 
         await faults(null)
         expect(await service.submitProofRequests([proof.id])).toEqual([])
+        // The poll job does not claim it before its wait is over, and does after.
+        expect(await service.claimProofRequests({ now: new Date(now.getTime() + HOUR - 1_000), limit: 10, leaseMs: 1_000, ids: undefined })).not.toContainEqual(
+          expect.objectContaining({ id: proof.id })
+        )
         const resent = await service.submitProofRequests([proof.id], { resubmit: true })
         expect(resent).toMatchObject([{ status: "pending", remote_id: expect.any(String) }])
+      })
+
+      it("the poll job re-sends a lost answer by itself once its wait is over", async () => {
+        const scan = await newScan(sandbox)
+        const { proof } = await chargebackWithProof([scan])
+        const atService = () => remoteProofs().then((r) => r.items.filter((p) => p.scanIds.includes(scan)))
+        await faults({ dropResponse: { route: "disputes.proofRequest.create", count: 1 } })
+        const now = new Date()
+        await service.submitProofRequests([proof.id], { now })
+        await faults(null)
+        expect(await atService()).toHaveLength(1)
+
+        const later = new Date(now.getTime() + HOUR + 1_000)
+        const claimed = await service.claimProofRequests({ now: later, limit: 1_000, leaseMs: 60_000 })
+        expect(claimed).toContainEqual(expect.objectContaining({ id: proof.id, status: "submitting" }))
+        expect(await service.submitProofRequests([proof.id], { now: later, due: true })).toMatchObject([{ status: "pending" }])
+        // A duplicate at ServiceScan costs little; a lost proof request would lose the dispute.
+        expect(await atService()).toHaveLength(2)
+        const [row] = await service.listProofRequests({ id: proof.id })
+        expect(row).toMatchObject({ status: "pending", submissions: 2 })
       })
 
       it("does not resubmit a submission still in flight, but does once its sender must have died", async () => {
@@ -183,12 +208,18 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
         expect(await first).toMatchObject([{ status: "pending" }])
         expect(await atService()).toHaveLength(1)
 
-        // A sender that died mid-PUT leaves `submitting` with no error: re-sendable once a whole page of
+        // A sender that died mid-PUT leaves `submitting` in flight: re-sendable once a whole page of
         // PUTs would be over (250 rows, 4 at a time, 2 s each) plus a minute.
         await faults(null)
         const dead = await chargebackWithProof([await newScan(sandbox)])
-        await service.updateProofRequests({ id: dead.proof.id, status: "submitting", last_error: null })
         const pageOver = Math.ceil(250 / 4) * 2_000 + 60_000
+        await service.updateProofRequests({
+          id: dead.proof.id,
+          status: "submitting",
+          submissions: 1,
+          in_flight_until: new Date(Date.now() + pageOver),
+          last_error: null,
+        })
         expect(await service.submitProofRequests([dead.proof.id], { resubmit: true, now: new Date(Date.now() + pageOver - 5_000) })).toEqual([])
         const later = new Date(Date.now() + pageOver + 1_000)
         expect(await service.submitProofRequests([dead.proof.id], { resubmit: true, now: later })).toMatchObject([
@@ -205,9 +236,11 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
         const atService = () => remoteProofs().then((r) => r.items.filter((p) => p.scanIds.includes(scan)))
         expect(await atService()).toHaveLength(1)
 
-        // Neither a second call nor the poll job's claim picks it up again.
+        // Neither a second call nor the poll job's claim picks it up again before its wait is over.
         expect(await service.submitProofRequests([proof.id])).toEqual([])
-        expect(await service.claimProofRequests({ now: new Date(Date.now() + 10 * HOUR), limit: 10, leaseMs: 1_000 })).toEqual([])
+        expect(await service.claimProofRequests({ now: new Date(Date.now() + HOUR - 60_000), limit: 10, leaseMs: 1_000 })).not.toContainEqual(
+          expect.objectContaining({ id: proof.id })
+        )
         expect(await atService()).toHaveLength(1)
         expect((await service.getQueueStats()).counts.submitting).toBe(1)
       })

@@ -11,11 +11,24 @@ export const ProofRequest = model
       id: model.id({ prefix: "sspr" }).primaryKey(),
       /** ServiceScan's id, known once the PUT answered. */
       remote_id: model.text().nullable(),
+      /**
+       * Ids ServiceScan gave for earlier PUTs of this row that surfaced after it
+       * was sent again (a sender presumed dead answered late). Kept as a record;
+       * `remote_id` is the one polled.
+       */
+      other_remote_ids: model.array().default([]),
       status: model.enum([...PROOF_REQUEST_STATUSES]).default("to_submit"),
       scan_ids: model.array(),
       /** Calls made for this proof request (submissions and status checks) that failed in a row. */
       attempts: model.number().default(0),
-      /** When the poll job next looks at it; null while nothing is scheduled (complete, failed, outcome unknown). */
+      /** PUTs sent for it so far. An answer is written only if it belongs to the latest one. */
+      submissions: model.number().default(0),
+      /**
+       * Set while a PUT may be on the wire: until when its sender, if alive, has
+       * answered. Never re-sent before then (the service has no idempotency key).
+       */
+      in_flight_until: model.dateTime().nullable(),
+      /** When the poll job next looks at it (a poll, a send, or the re-send of a lost answer); null once complete or failed. */
       next_poll_at: model.dateTime().nullable(),
       last_polled_at: model.dateTime().nullable(),
       submitted_at: model.dateTime().nullable(),
@@ -31,7 +44,7 @@ export const ProofRequest = model
       // stays as small as the work queue however many requests completed.
       name: "IDX_servicescan_proof_request_due",
       on: ["next_poll_at"],
-      where: "status IN ('to_submit', 'pending') AND deleted_at IS NULL",
+      where: "status IN ('to_submit', 'submitting', 'pending') AND deleted_at IS NULL",
     },
     {
       name: "IDX_servicescan_proof_request_remote_id_unique",
