@@ -12,6 +12,8 @@ describe("module options", () => {
       concurrency: 8,
       pageSize: 250,
       retryBaseDelayMs: 5 * 60 * 1000,
+      resubmitUnconfirmedAfterMs: 60 * 60 * 1000,
+      checkoutReconcileAfterMs: 60 * 60 * 1000,
       webhookToleranceSeconds: 300,
     })
   })
