@@ -19,7 +19,10 @@ import {
 /**
  * Every failure of a remote call, whatever raised it (the HTTP core, the
  * service, a gateway, a processor's decline, the form's own validation),
- * becomes a MedusaError in {@link toMedusaError} and nowhere else.
+ * becomes a ServiceScanPaymentError here and nowhere else: a processor's
+ * decline through {@link declineError}, a form code through
+ * {@link formCodeError}, anything thrown through {@link toMedusaError}. All
+ * three classify, then build the final error in one function.
  *
  * Two audiences:
  * - The shopper, during authorization: a PAYMENT_AUTHORIZATION_ERROR with a
@@ -86,30 +89,6 @@ export class ServiceScanPaymentError extends MedusaError {
     this.detail = init.detail
     this.processorResponse = init.processorResponse
     this.outcomeUnknown = init.outcomeUnknown ?? false
-  }
-}
-
-/** A processor's answer that was not an approval. Raised by the provider, mapped below. */
-export class ProcessorDeclineError extends Error {
-  readonly result: GatewayResult
-  readonly gateway: string
-
-  constructor(gateway: string, result: GatewayResult) {
-    super(`${gateway} declined: ${result.responseCode} ${result.message}`)
-    this.name = "ProcessorDeclineError"
-    this.gateway = gateway
-    this.result = result
-  }
-}
-
-/** The hosted form reported a validation code other than 870. Raised by the provider, mapped below. */
-export class FormValidationError extends Error {
-  readonly responseCode: string
-
-  constructor(responseCode: string) {
-    super(`The hosted form reported validation code ${responseCode}`)
-    this.name = "FormValidationError"
-    this.responseCode = responseCode
   }
 }
 
@@ -207,6 +186,33 @@ const MERCHANT_HINTS: Partial<Record<DeclineReason, string>> = {
     "The processor already captured this authorization, so it cannot be released: capture the payment in Medusa to record that capture, then refund it.",
 }
 
+/** Where a failure happened, and how to keep secrets out of its texts. */
+export type FailureContext = {
+  operation: PaymentOperation
+  stage: FailureStage
+  gateway?: string
+  /** Applied to the error's message and detail before they exist anywhere (the provider's redaction). */
+  scrub?: (text: string) => string
+}
+
+/** A processor's answer that was not an approval, as the error the provider throws. */
+export function declineError(result: GatewayResult, context: FailureContext): ServiceScanPaymentError {
+  return build(classifyDecline(context.gateway ?? "the processor", result), context)
+}
+
+/** The hosted form's validation code other than 870, as the error the provider throws. Nothing was sent anywhere. */
+export function formCodeError(code: string, context: FailureContext): ServiceScanPaymentError {
+  return build(
+    {
+      category: "declined",
+      shopperMessage: formCodeMessage(code),
+      detail: `the hosted form reported validation code ${code}; nothing was sent to the service`,
+      processorResponse: { code, message: FORM_CODE_PROBLEMS[code] ?? "form validation failed" },
+    },
+    { ...context, stage: "form" }
+  )
+}
+
 /**
  * Maps any failure of a remote call to the MedusaError this provider throws.
  *
@@ -219,15 +225,18 @@ const MERCHANT_HINTS: Partial<Record<DeclineReason, string>> = {
  *
  * A MedusaError passes through unchanged.
  */
-export function toMedusaError(
-  error: unknown,
-  context: { operation: PaymentOperation; stage: FailureStage; gateway?: string }
-): MedusaError {
+export function toMedusaError(error: unknown, context: FailureContext): MedusaError {
   if (error instanceof MedusaError || (error instanceof Error && MedusaError.isMedusaError(error))) {
     return error as MedusaError
   }
-  const classified = classify(error, context)
-  const stage = error instanceof FormValidationError ? "form" : context.stage
+  return build(classify(error, context), context)
+}
+
+/** The one place a ServiceScanPaymentError is made from what a failure was classified as. */
+function build(classified: Classified, context: FailureContext): ServiceScanPaymentError {
+  const { stage } = context
+  const scrub = context.scrub ?? ((text: string) => text)
+  classified = { ...classified, detail: scrub(classified.detail) }
 
   if (context.operation === "authorize") {
     return new ServiceScanPaymentError({
@@ -268,7 +277,7 @@ export function toMedusaError(
       classified.category === "declined"
         ? MedusaError.Types.NOT_ALLOWED
         : MedusaError.Types.UNEXPECTED_STATE,
-    message,
+    message: scrub(message),
     operation: context.operation,
     stage,
     category: classified.category,
@@ -278,39 +287,22 @@ export function toMedusaError(
   })
 }
 
-function classify(
-  error: unknown,
-  context: { operation: PaymentOperation; stage: FailureStage; gateway?: string }
-): Classified {
-  if (error instanceof FormValidationError) {
-    return {
-      category: "declined",
-      shopperMessage: formCodeMessage(error.responseCode),
-      detail: `the hosted form reported validation code ${error.responseCode}; nothing was sent to the service`,
-      processorResponse: {
-        code: error.responseCode,
-        message: FORM_CODE_PROBLEMS[error.responseCode] ?? "form validation failed",
-      },
-    }
+function classifyDecline(gateway: string, result: GatewayResult): Classified {
+  const reason = result.reason ?? "generic"
+  return {
+    category: CONFIGURATION_REASONS.has(reason)
+      ? "configuration"
+      : TRANSIENT_REASONS.has(reason)
+        ? "unavailable"
+        : "declined",
+    shopperMessage: DECLINE_MESSAGES[reason],
+    detail: `${gateway} answered ${result.responseCode} ${result.message} (${reason})`,
+    processorResponse: { code: result.responseCode, message: result.message },
+    merchantHint: MERCHANT_HINTS[reason],
   }
+}
 
-  if (error instanceof ProcessorDeclineError) {
-    const { result } = error
-    const reason = result.reason ?? "generic"
-    const processorResponse = { code: result.responseCode, message: result.message }
-    return {
-      category: CONFIGURATION_REASONS.has(reason)
-        ? "configuration"
-        : TRANSIENT_REASONS.has(reason)
-          ? "unavailable"
-          : "declined",
-      shopperMessage: DECLINE_MESSAGES[reason],
-      detail: `${error.gateway} answered ${result.responseCode} ${result.message} (${reason})`,
-      processorResponse,
-      merchantHint: MERCHANT_HINTS[reason],
-    }
-  }
-
+function classify(error: unknown, context: FailureContext): Classified {
   if (error instanceof GatewayConfigurationError) {
     return {
       category: "configuration",

@@ -34,12 +34,13 @@ import { CheckoutClient } from "../../lib/servicescan/checkout-client"
 import { roundToCurrencyPrecision, toMinorUnits } from "../../utils/money"
 import {
   FailureCategory,
+  FailureContext,
   FailureStage,
-  FormValidationError,
   PaymentOperation,
-  ProcessorDeclineError,
   SHOPPER_MESSAGES,
   ServiceScanPaymentError,
+  declineError,
+  formCodeError,
   toMedusaError,
 } from "./errors"
 import { GatewayProtocolError, GatewayResult, ProcessorGateway } from "./gateways/types"
@@ -236,7 +237,10 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       throw this.alreadyReleased(requestId, logContext)
     }
     if (session.responseCode !== undefined && session.responseCode !== FORM_VALID) {
-      throw this.fail(new FormValidationError(session.responseCode), { ...logContext, stage: "form" })
+      throw this.fail(formCodeError(session.responseCode, this.failureContext("authorize", "form")), {
+        ...logContext,
+        stage: "form",
+      })
     }
 
     const amountMinor = toMinorUnits(
@@ -273,7 +277,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
         // hold must not linger on the shopper's card.
         await this.releaseQuietly(result.transactionId, requestId, automatic ? "capture" : "authorization")
       }
-      throw this.fail(new ProcessorDeclineError(this.gateway_.name, result), {
+      throw this.fail(declineError(result, this.failureContext(logContext.operation)), {
         ...logContext,
         stage: "processor",
         duplicate: result.duplicate ?? false,
@@ -369,7 +373,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       throw this.fail(error, { ...logContext, stage: "processor" })
     }
     if (result.outcome === "declined") {
-      throw this.fail(new ProcessorDeclineError(this.gateway_.name, result), { ...logContext, stage: "processor" })
+      throw this.fail(declineError(result, this.failureContext(logContext.operation)), { ...logContext, stage: "processor" })
     }
     if (result.outcome === "already_done") {
       // Captured by something else (another request id, the processor's portal).
@@ -473,7 +477,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       logContext = { ...logContext, request_id: requestId }
     }
     if (result.outcome === "declined") {
-      throw this.fail(new ProcessorDeclineError(this.gateway_.name, result), { ...logContext, stage: "processor" })
+      throw this.fail(declineError(result, this.failureContext(logContext.operation)), { ...logContext, stage: "processor" })
     }
     return {
       data: {
@@ -563,7 +567,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       throw this.fail(error, { ...logContext, stage: "processor" })
     }
     if (result.outcome === "declined") {
-      throw this.fail(new ProcessorDeclineError(this.gateway_.name, result), { ...logContext, stage: "processor" })
+      throw this.fail(declineError(result, this.failureContext(logContext.operation)), { ...logContext, stage: "processor" })
     }
     this.log("warn", {
       ...logContext,
@@ -633,7 +637,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       throw this.fail(error, { ...logContext, stage: "processor" })
     }
     if (result.outcome === "declined") {
-      throw this.fail(new ProcessorDeclineError(this.gateway_.name, result), { ...logContext, stage: "processor" })
+      throw this.fail(declineError(result, this.failureContext(logContext.operation)), { ...logContext, stage: "processor" })
     }
     return {
       ...payment,
@@ -866,50 +870,39 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       secrets?: string[]
     }
   ): MedusaError {
-    const mapped = toMedusaError(error, {
-      operation: context.operation,
-      stage: context.stage ?? "processor",
-      gateway: this.gateway_.name,
-    })
     const secrets = [...this.secrets_, ...(context.secrets ?? [])]
-    if (mapped instanceof ServiceScanPaymentError) {
-      const detail = redact(mapped.detail, secrets)
-      const scrubbed =
-        detail === mapped.detail && redact(mapped.message, secrets) === mapped.message
-          ? mapped
-          : new ServiceScanPaymentError({
-              type: mapped.type,
-              message: redact(mapped.message, secrets),
-              operation: mapped.operation,
-              stage: mapped.stage,
-              category: mapped.category,
-              detail,
-              processorResponse: mapped.processorResponse,
-              outcomeUnknown: mapped.outcomeUnknown,
-            })
-      this.log(levelFor(scrubbed.category), {
+    const mapped = toMedusaError(error, {
+      ...this.failureContext(context.operation, context.stage),
+      scrub: (text) => redact(text, secrets),
+    })
+    if (!(mapped instanceof ServiceScanPaymentError)) {
+      this.log("warn", { operation: context.operation, event: "failed", request_id: context.request_id, detail: mapped.message }, secrets)
+      return mapped
+    }
+    this.log(
+      levelFor(mapped.category),
+      {
         operation: context.operation,
         event: "failed",
-        category: scrubbed.category,
-        stage: scrubbed.stage,
+        category: mapped.category,
+        stage: mapped.stage,
         gateway: this.gateway_.name,
         request_id: context.request_id,
         form_id: context.form_id,
-        processor_code: scrubbed.processorResponse?.code,
-        processor_message: scrubbed.processorResponse?.message,
+        processor_code: mapped.processorResponse?.code,
+        processor_message: mapped.processorResponse?.message,
         duplicate: context.duplicate,
-        outcome_unknown: scrubbed.outcomeUnknown || undefined,
-        detail,
-      }, secrets)
-      return scrubbed
-    }
-    this.log("warn", {
-      operation: context.operation,
-      event: "failed",
-      request_id: context.request_id,
-      detail: mapped.message,
-    }, secrets)
+        outcome_unknown: mapped.outcomeUnknown || undefined,
+        detail: mapped.detail,
+      },
+      secrets
+    )
     return mapped
+  }
+
+  /** How this provider's errors are made: its gateway's name in the texts, its secrets scrubbed from them. */
+  private failureContext(operation: PaymentOperation, stage: FailureStage = "processor"): FailureContext {
+    return { operation, stage, gateway: this.gateway_.name, scrub: (text) => redact(text, this.secrets_) }
   }
 
   /** One line: `servicescan {json}`. Values pass through `redact` before they are written. */

@@ -5,12 +5,12 @@ import {
   ServiceScanTimeoutError,
 } from "../../../lib/http"
 import {
-  FormValidationError,
-  ProcessorDeclineError,
+  declineError,
+  formCodeError,
   ServiceScanPaymentError,
   toMedusaError,
 } from "../errors"
-import { GatewayConfigurationError, GatewayProtocolError } from "../gateways/types"
+import { DeclineReason, GatewayConfigurationError, GatewayProtocolError } from "../gateways/types"
 
 const request = { method: "POST", url: "https://cnp.example/online" }
 
@@ -20,17 +20,21 @@ describe("toMedusaError", () => {
     expect(toMedusaError(original, { operation: "refund", stage: "processor" })).toBe(original)
   })
 
+  const authorize = { operation: "authorize", stage: "processor", gateway: "worldpay" } as const
+  const decline = (reason: DeclineReason, responseCode: string, message: string) =>
+    declineError({ outcome: "declined", reason, responseCode, message }, authorize)
+
   it.each([
-    [new ProcessorDeclineError("worldpay", { outcome: "declined", reason: "insufficient_funds", responseCode: "110", message: "Insufficient Funds" }), "declined", "Your card was declined: insufficient funds."],
-    [new FormValidationError("882"), "declined", "The card details were not valid: the security code is too short (882). Please check and try again."],
-    [new ProcessorDeclineError("worldpay", { outcome: "declined", reason: "issuer_unavailable", responseCode: "101", message: "Issuer Unavailable" }), "unavailable", "Your card issuer could not be reached. Please try again in a moment."],
-    [new ProcessorDeclineError("worldpay", { outcome: "declined", reason: "merchant_configuration", responseCode: "321", message: "Invalid Merchant" }), "configuration", "We could not process your payment right now. Please try again later or choose another payment method."],
+    [decline("insufficient_funds", "110", "Insufficient Funds"), "declined", "Your card was declined: insufficient funds."],
+    [formCodeError("882", authorize), "declined", "The card details were not valid: the security code is too short (882). Please check and try again."],
+    [decline("issuer_unavailable", "101", "Issuer Unavailable"), "unavailable", "Your card issuer could not be reached. Please try again in a moment."],
+    [decline("merchant_configuration", "321", "Invalid Merchant"), "configuration", "We could not process your payment right now. Please try again later or choose another payment method."],
     [new GatewayConfigurationError("refused", { gateway: "worldpay", responseCode: "1", processorMessage: "Authentication failed" }), "configuration", "We could not process your payment right now. Please try again later or choose another payment method."],
     // Never connected: nothing reached the processor, so the failure is settled (a processor that may have acted is CONFLICT, below).
     [new ServiceScanTimeoutError(100, { request, connected: false }), "unavailable", "We could not reach the payment service. Please try again in a moment."],
     [new ServiceScanConnectionError({ request, connected: false }), "unavailable", "We could not reach the payment service. Please try again in a moment."],
   ])("authorize: %s -> %s", (error, category, message) => {
-    const mapped = toMedusaError(error, { operation: "authorize", stage: "processor", gateway: "worldpay" })
+    const mapped = toMedusaError(error, authorize)
     expect(mapped).toBeInstanceOf(ServiceScanPaymentError)
     expect(mapped).toMatchObject({ type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR, category, message })
   })
@@ -50,13 +54,13 @@ describe("toMedusaError", () => {
   })
 
   it("tells the merchant the raw code on admin operations", () => {
-    const decline = new ProcessorDeclineError("worldpay", {
+    const refused = declineError({
       outcome: "declined",
       reason: "transaction_not_found",
       responseCode: "360",
       message: "No transaction found with specified transaction Id",
-    })
-    expect(toMedusaError(decline, { operation: "refund", stage: "processor", gateway: "worldpay" })).toMatchObject({
+    }, { operation: "refund", stage: "processor", gateway: "worldpay" })
+    expect(refused).toMatchObject({
       type: MedusaError.Types.NOT_ALLOWED,
       message: "Worldpay did not refund the payment (360 No transaction found with specified transaction Id).",
       processorResponse: { code: "360" },
