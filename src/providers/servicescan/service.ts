@@ -59,8 +59,9 @@ import {
   ServiceScanFormConfig,
   ServiceScanPaymentData,
   ServiceScanSessionData,
+  ParsedSessionData,
+  sessionDataSchema,
   StorefrontInput,
-  storefrontInputSchema,
 } from "./types"
 
 type InjectedDependencies = {
@@ -153,9 +154,8 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
    * replaces the session). No network call.
    */
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
-    const data = input.data ?? {}
-    const storefront = this.readStorefrontInput(data)
-    const sessionKey = input.context?.idempotency_key ?? stringOf(data.session_id)
+    const storefront = this.readStorefrontInput(input.data ?? {})
+    const sessionKey = input.context?.idempotency_key ?? storefront.session_id
     const sessionData = this.buildSessionData({
       amount: input.amount,
       currencyCode: input.currency_code,
@@ -182,15 +182,13 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       return { data: payment.data, status: sessionStatusOf(payment.data) }
     }
     const storefront = this.readStorefrontInput(data)
-    const previousConfig = recordOf(data.form_config)
-    const previousId = stringOf(previousConfig?.id)
-    const sessionKey = input.context?.idempotency_key ?? stringOf(data.session_id)
+    const sessionKey = input.context?.idempotency_key ?? storefront.session_id
     const sessionData = this.buildSessionData({
       amount: input.amount,
       currencyCode: input.currency_code,
       sessionKey,
-      formId: sessionKey ? undefined : previousId && previousId.length <= 25 ? previousId : undefined,
-      customerId: input.context?.customer?.id ?? stringOf(previousConfig?.customerId),
+      formId: sessionKey ? undefined : storefront.form_config?.id,
+      customerId: input.context?.customer?.id ?? storefront.form_config?.customerId,
       storefront: {
         form_id: storefront.form_id,
         response_code: storefront.response_code,
@@ -228,7 +226,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
 
     const session = this.readSessionForAuthorization(data)
     const idempotencyKey =
-      input.context?.idempotency_key ?? stringOf(data.session_id) ?? session.formConfigId ?? session.formId
+      input.context?.idempotency_key ?? session.sessionId ?? session.formConfigId ?? session.formId
     const requestId = processorIdFor(idempotencyKey)
     const logContext = { operation: "authorize" as const, request_id: requestId, form_id: session.formId }
 
@@ -546,12 +544,14 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       }
       return { data: input.data }
     }
-    const requestId = stringOf(data.form_id) ? stringOf(recordOf(data.form_config)?.id) : undefined
-    if (!requestId) {
+    const session = sessionDataSchema.safeParse(data)
+    // Only a session whose form was submitted can have been authorized.
+    const requestId = session.success && session.data.form_id ? session.data.form_config?.id : undefined
+    if (!session.success || !requestId) {
       return { data: input.data }
     }
     const automatic = this.options_.capture === "automatic"
-    const logContext = { operation: "delete" as const, request_id: requestId, form_id: stringOf(data.form_id) }
+    const logContext = { operation: "delete" as const, request_id: requestId, form_id: session.data.form_id }
     let result: GatewayResult
     try {
       const live = await this.liveAtProcessor(requestId, automatic)
@@ -767,7 +767,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
    * authorization must be refused: otherwise a crafted request could make a
    * session look authorized.
    */
-  private readStorefrontInput(data: Record<string, unknown>): StorefrontInput {
+  private readStorefrontInput(data: Record<string, unknown>): ParsedSessionData {
     const forbidden = SERVER_ONLY_KEYS.filter((key) => key in data)
     if (forbidden.length > 0) {
       throw new MedusaError(
@@ -775,10 +775,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
         `data.${forbidden[0]} is set by the server and cannot be sent with a payment session (send only form_id and response_code).`
       )
     }
-    const result = storefrontInputSchema.safeParse({
-      form_id: data.form_id ?? undefined,
-      response_code: data.response_code ?? undefined,
-    })
+    const result = sessionDataSchema.safeParse(data)
     if (!result.success) {
       throw new MedusaError(MedusaError.Types.INVALID_DATA, result.error.issues[0].message)
     }
@@ -792,9 +789,10 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     currencyCode: string
     customerId?: string
     formConfigId?: string
+    sessionId?: string
   } {
-    const formId = data.form_id
-    if (formId === undefined || formId === null || formId === "") {
+    const session = sessionDataSchema.safeParse(data)
+    if (session.success && !session.data.form_id) {
       throw this.fail(
         new ServiceScanPaymentError({
           type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
@@ -807,14 +805,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
         { operation: "authorize" }
       )
     }
-    const storefront = storefrontInputSchema.safeParse({
-      form_id: formId,
-      response_code: data.response_code ?? undefined,
-    })
-    const config = recordOf(data.form_config)
-    const amount = stringOf(data.amount)
-    const currencyCode = stringOf(data.currency_code)
-    if (!storefront.success || !storefront.data.form_id || !amount || !currencyCode) {
+    if (!session.success || !session.data.form_id || !session.data.amount || !session.data.currency_code) {
       throw this.fail(
         new ServiceScanPaymentError({
           type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
@@ -822,20 +813,22 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
           operation: "authorize",
           stage: "form",
           category: "form_expired",
-          detail: storefront.success
+          detail: session.success
             ? "the session data lacks amount or currency_code: it was not created by this provider"
-            : storefront.error.issues[0].message,
+            : session.error.issues[0].message,
         }),
         { operation: "authorize" }
       )
     }
+    const { form_id, response_code, amount, currency_code, form_config, session_id } = session.data
     return {
-      formId: storefront.data.form_id,
-      responseCode: storefront.data.response_code,
+      formId: form_id,
+      responseCode: response_code,
       amount,
-      currencyCode: currencyCode.toLowerCase(),
-      customerId: formCustomerId(stringOf(config?.customerId)),
-      formConfigId: stringOf(config?.id),
+      currencyCode: currency_code.toLowerCase(),
+      customerId: formCustomerId(form_config?.customerId),
+      formConfigId: form_config?.id,
+      sessionId: session_id,
     }
   }
 
@@ -954,16 +947,6 @@ function redact(text: string, secrets: string[]): string {
     }
   }
   return out
-}
-
-function stringOf(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined
-}
-
-function recordOf(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined
 }
 
 export default ServiceScanProviderService

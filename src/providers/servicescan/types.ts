@@ -137,6 +137,35 @@ export const storefrontInputSchema = z.object({
 
 export type StorefrontInput = z.infer<typeof storefrontInputSchema>
 
+/** A string, where empty or missing both mean "not there". */
+const optionalText = z.preprocess((value) => (value === "" || value === null ? undefined : value), z.string().optional())
+
+/**
+ * Session data read back before this provider acts on it (authorize, update,
+ * delete): what {@link ServiceScanSessionData} holds, read leniently, since
+ * Medusa stores whatever the storefront sent beside it. The form fields keep
+ * the storefront schema's messages; the rest falls back to "absent" rather
+ * than failing, and the caller decides what absent means.
+ */
+export const sessionDataSchema = z.looseObject({
+  form_id: z.preprocess((value) => (value === "" || value === null ? undefined : value), storefrontInputSchema.shape.form_id),
+  response_code: z.preprocess((value) => (value === null ? undefined : value), storefrontInputSchema.shape.response_code),
+  amount: optionalText.catch(undefined),
+  currency_code: optionalText.catch(undefined),
+  /** What a storefront that sets its own idempotency key sends. */
+  session_id: optionalText.catch(undefined),
+  form_config: z
+    .looseObject({
+      /** The processor request id of this session (at most 25 characters; see ids.ts). */
+      id: z.string().min(1).max(25).optional().catch(undefined),
+      customerId: optionalText.catch(undefined),
+    })
+    .optional()
+    .catch(undefined),
+})
+
+export type ParsedSessionData = z.infer<typeof sessionDataSchema>
+
 /**
  * Keys that describe an authorization. Medusa stores a new session's data as
  * `{ ...storefrontData, ...providerData }`, so a storefront that sent these
