@@ -1,9 +1,6 @@
-// @ts-check
-"use strict";
-
-const crypto = require("node:crypto");
-const { XMLParser, XMLBuilder, XMLValidator } = require("fast-xml-parser");
-const { luhnValid, cardType, randomDigits } = require("./util");
+import * as crypto from "node:crypto";
+import { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
+import { cardType, luhnValid, randomDigits } from "./util";
 
 /**
  * A simulated Worldpay eCommerce (cnpAPI) processor: token vault, authorizations and the
@@ -11,45 +8,86 @@ const { luhnValid, cardType, randomDigits } = require("./util");
  * and XML out, so the token exchange and `POST /cnp/online` exercise exactly the same code.
  */
 
-/** @typedef {{ merchantId: string, user: string, password: string }} ProcessorCredentials */
-/** @typedef {"registerTokenRequest" | "authorization" | "sale" | "capture" | "credit" | "void" | "authReversal"} TxnType */
+export interface ProcessorCredentials {
+  merchantId: string;
+  user: string;
+  password: string;
+}
 
-/**
- * @typedef {object} TxnRecord
- * @property {number} seq
- * @property {TxnType} type
- * @property {string} merchantId
- * @property {string | null} id              the request's `id` attribute
- * @property {string | null} reportGroup
- * @property {string | null} customerId
- * @property {string | null} orderId
- * @property {number | null} amount          minor units, as requested (or as applied when defaulted)
- * @property {string} cnpTxnId                for duplicates, the original transaction's id
- * @property {string | null} originalCnpTxnId the transaction a follow-up refers to
- * @property {string | null} token
- * @property {string} response
- * @property {string} message
- * @property {boolean} duplicate
- * @property {"http" | "token-exchange"} source
- * @property {string} requestXml              password redacted
- * @property {string} responseXml
- * @property {string} createdAt
- * @property {Ledger | null} ledger          money state of approved originals
- * @property {Record<string, unknown>} responseElement
- */
+export type TxnType = "registerTokenRequest" | "authorization" | "sale" | "capture" | "credit" | "void" | "authReversal";
+export type TxnSource = "http" | "token-exchange";
 
-/**
- * @typedef {object} Ledger
- * @property {number} authorized   authorization: amount authorized
- * @property {number} captured     authorization: sum of live captures; capture/sale: amount captured
- * @property {number} reversed     authorization: amount released by authReversal
- * @property {boolean} fullyReversed
- * @property {number} refunded     capture/sale: sum of live credits
- * @property {boolean} voided
- * @property {TxnRecord | null} parent
- */
+/** A parsed XML element: child elements by name, attributes as `@_name`, text as `#text`. */
+type XmlNode = Record<string, unknown>;
+type Code = readonly [code: string, message: string];
 
-const CODES = /** @type {const} */ ({
+/** What `GET /__sandbox/processor/transactions` shows of a transaction. */
+export interface ProcessorTransaction {
+  seq: number;
+  type: TxnType;
+  merchantId: string;
+  /** the request's `id` attribute */
+  id: string | null;
+  reportGroup: string | null;
+  customerId: string | null;
+  orderId: string | null;
+  /** minor units, as requested (or as applied when defaulted) */
+  amount: number | null;
+  /** for duplicates, the original transaction's id */
+  cnpTxnId: string;
+  /** the transaction a follow-up refers to */
+  originalCnpTxnId: string | null;
+  token: string | null;
+  response: string;
+  message: string;
+  duplicate: boolean;
+  source: TxnSource;
+  /** password redacted */
+  requestXml: string;
+  responseXml: string;
+  createdAt: string;
+}
+
+/** The processor's own record: the public view plus the money state and the answer it gave. */
+interface TxnRecord extends ProcessorTransaction {
+  /** money state of approved originals */
+  ledger: Ledger | null;
+  responseElement: XmlNode;
+}
+
+interface Ledger {
+  /** authorization: amount authorized */
+  authorized: number;
+  /** authorization: sum of live captures; capture/sale: amount captured */
+  captured: number;
+  /** authorization: amount released by authReversal */
+  reversed: number;
+  fullyReversed: boolean;
+  /** capture/sale: sum of live credits */
+  refunded: number;
+  voided: boolean;
+  parent: TxnRecord | null;
+}
+
+interface ParsedRequest {
+  orderId?: string | undefined;
+  amount?: number | undefined;
+  cnpTxnId?: string;
+  accountNumber?: string;
+  token?: string;
+  expDate?: string;
+}
+
+interface Outcome {
+  code: Code;
+  amount?: number | undefined;
+  token?: string | null;
+  extra?: { token?: string; bin?: string | undefined; type?: string | undefined; authCode?: string };
+  ledger?: Ledger;
+  commit?: (record: TxnRecord) => void;
+}
+
+export const CODES = {
   approved: ["000", "Approved"],
   insufficientFunds: ["110", "Insufficient Funds"],
   depleted: ["111", "Authorization amount has already been depleted"],
@@ -66,36 +104,37 @@ const CODES = /** @type {const} */ ({
   previouslyRegistered: ["802", "Account number was previously registered"],
   invalidCardNumber: ["820", "Credit card number was invalid"],
   tokenNotFound: ["822", "Token was not found"],
-});
+} as const satisfies Record<string, Code>;
 
-/**
- * Cards whose authorizations and sales decline, decided from the card behind the token.
- * @type {Map<string, readonly [string, string]>}
- */
-const DECLINING_CARDS = new Map(
-  /** @type {[string, readonly [string, string]][]} */ ([
-    ["4000000000009995", CODES.insufficientFunds],
-    ["4000000000000002", CODES.doNotHonor],
-    ["4000000000000069", CODES.expiredCard],
-  ]),
-);
+/** Cards whose authorizations and sales decline, decided from the card behind the token. */
+export const DECLINING_CARDS: ReadonlyMap<string, Code> = new Map<string, Code>([
+  ["4000000000009995", CODES.insufficientFunds],
+  ["4000000000000002", CODES.doNotHonor],
+  ["4000000000000069", CODES.expiredCard],
+]);
 
 /** Luhn-valid, so it passes the hosted form, but the processor refuses to tokenize it. */
-const UNTOKENIZABLE_CARD = "4457119999999996";
+export const UNTOKENIZABLE_CARD = "4457119999999996";
 /** Certification data: the cert card's token is the same at every merchant. */
-const CERT_CARD = "4457119922390123";
-const CERT_TOKEN = "1111000276870123";
+export const CERT_CARD = "4457119922390123";
+export const CERT_TOKEN = "1111000276870123";
 /** Certification data: a token the vault never knows. */
-const MISSING_TOKEN = "1111000100092332";
+export const MISSING_TOKEN = "1111000100092332";
+
+interface Dialect {
+  request: string;
+  response: string;
+  xmlns: string;
+  txnId: string;
+  token: string;
+}
 
 const NAMESPACES = {
   cnp: { request: "cnpOnlineRequest", response: "cnpOnlineResponse", xmlns: "http://www.vantivcnp.com/schema", txnId: "cnpTxnId", token: "cnpToken" },
   litle: { request: "litleOnlineRequest", response: "litleOnlineResponse", xmlns: "http://www.litle.com/schema", txnId: "litleTxnId", token: "litleToken" },
-};
-/** @typedef {typeof NAMESPACES.cnp} Dialect */
+} as const satisfies Record<string, Dialect>;
 
-const TXN_TYPES = /** @type {TxnType[]} */ (["registerTokenRequest", "authorization", "sale", "capture", "credit", "void", "authReversal"]);
-const RESPONSE_ELEMENT = {
+const RESPONSE_ELEMENT: Record<TxnType, string> = {
   registerTokenRequest: "registerTokenResponse",
   authorization: "authorizationResponse",
   sale: "saleResponse",
@@ -104,8 +143,13 @@ const RESPONSE_ELEMENT = {
   void: "voidResponse",
   authReversal: "authReversalResponse",
 };
+const TXN_TYPES = Object.keys(RESPONSE_ELEMENT) as TxnType[];
 /** Token registration is idempotent by itself (802), so only money movements are deduplicated. */
-const DEDUPLICATED = new Set(["authorization", "sale", "capture", "credit", "void", "authReversal"]);
+const DEDUPLICATED: ReadonlySet<TxnType> = new Set(["authorization", "sale", "capture", "credit", "void", "authReversal"]);
+
+function isTxnType(name: string): name is TxnType {
+  return (TXN_TYPES as string[]).includes(name);
+}
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -131,114 +175,90 @@ const builder = new XMLBuilder({
 /** Raised for requests cnpAPI would refuse as a whole (`response="1"` on the envelope). */
 class EnvelopeError extends Error {}
 
-/** @param {string} detail */
-const schemaError = (detail) => new EnvelopeError(`Error validating xml data against the schema: ${detail}`);
+const schemaError = (detail: string) => new EnvelopeError(`Error validating xml data against the schema: ${detail}`);
 
-/**
- * @param {string} xml
- */
-function redactPassword(xml) {
+export function redactPassword(xml: string): string {
   return xml.replace(
     /(<(?:[\w.-]+:)?password\b[^>]*>)([\s\S]*?)(<\/(?:[\w.-]+:)?password\s*>)/gi,
     "$1[REDACTED]$3",
   );
 }
 
-/**
- * Element text, whether the parser gave a string or an object with attributes.
- * @param {unknown} node
- * @returns {string | undefined}
- */
-function text(node) {
+function isNode(value: unknown): value is XmlNode {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Element text, whether the parser gave a string or an object with attributes. */
+function text(node: unknown): string | undefined {
   if (node === undefined || node === null) return undefined;
   if (typeof node === "string") return node;
-  if (typeof node === "object" && !Array.isArray(node)) {
-    const inner = /** @type {Record<string, unknown>} */ (node)["#text"];
+  if (isNode(node)) {
+    const inner = node["#text"];
     return inner === undefined ? "" : String(inner);
   }
   throw schemaError("an element that may occur once was repeated");
 }
 
-/**
- * @param {Record<string, unknown>} node
- * @param {string} name
- * @returns {Record<string, unknown> | undefined}
- */
-function child(node, name) {
+function child(node: XmlNode, name: string): XmlNode | undefined {
   const value = Object.hasOwn(node, name) ? node[name] : undefined;
   if (value === undefined) return undefined;
   if (Array.isArray(value)) throw schemaError(`element <${name}> may occur only once`);
   if (typeof value === "string") return value === "" ? {} : { "#text": value };
-  return /** @type {Record<string, unknown>} */ (value);
+  return isNode(value) ? value : {};
 }
 
-/**
- * @param {Record<string, unknown>} node
- * @param {string} name
- */
-function childText(node, name) {
+function childText(node: XmlNode, name: string): string | undefined {
   return Object.hasOwn(node, name) ? text(node[name]) : undefined;
 }
 
-/**
- * @param {Record<string, unknown>} node
- * @param {string} name
- */
-function attr(node, name) {
+function attr(node: XmlNode, name: string): string | undefined {
   const value = node[`@_${name}`];
   return typeof value === "string" ? value : undefined;
 }
 
-/**
- * @param {string | undefined} raw
- * @param {string} element
- * @returns {number | undefined}
- */
-function parseAmount(raw, element) {
+function parseAmount(raw: string | undefined, element: string): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^\d{1,12}$/.test(raw)) throw schemaError(`<${element}> must be a non-negative integer in minor units, got '${raw}'`);
   return Number(raw);
 }
 
-/** @param {string} value @param {string} what @param {number} max */
-function checkLength(value, what, max) {
+function checkLength(value: string, what: string, max: number): void {
   if (value.length > max) throw schemaError(`${what} is longer than ${max} characters`);
 }
 
-/**
- * `MMYY`, true when the card expired before the current month.
- * @param {string} expDate
- * @param {Date} now
- */
-function expDateInPast(expDate, now) {
+/** `MMYY`, true when the card expired before the current month. */
+function expDateInPast(expDate: string, now: Date): boolean {
   const month = Number(expDate.slice(0, 2));
   const year = 2000 + Number(expDate.slice(2, 4));
   return year * 12 + month < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
 }
 
-class Processor {
-  /**
-   * @param {{ now?: () => Date }} [options]
-   */
-  constructor(options = {}) {
+export interface ProcessorResult {
+  xml: string;
+  envelope: { response: "0" | "1"; message: string };
+  transaction?: ProcessorTransaction;
+}
+
+export interface TransactionFilter {
+  type?: string | undefined;
+  merchantId?: string | undefined;
+  id?: string | undefined;
+}
+
+export class Processor {
+  private readonly now: () => Date;
+  private readonly merchants = new Map<string, ProcessorCredentials>();
+  private readonly vaults = new Map<string, { byToken: Map<string, string>; byCard: Map<string, string> }>();
+  private readonly transactions: TxnRecord[] = [];
+  private readonly byTxnId = new Map<string, TxnRecord>();
+  private readonly originals = new Map<string, TxnRecord>();
+
+  constructor(options: { now?: () => Date } = {}) {
     this.now = options.now ?? (() => new Date());
-    /** @type {Map<string, ProcessorCredentials>} */
-    this.merchants = new Map();
-    /** @type {Map<string, { byToken: Map<string, string>, byCard: Map<string, string> }>} */
-    this.vaults = new Map();
-    /** @type {TxnRecord[]} */
-    this.transactions = [];
-    /** @type {Map<string, TxnRecord>} */
-    this.byTxnId = new Map();
-    /** @type {Map<string, TxnRecord>} */
-    this.originals = new Map();
   }
 
-  /**
-   * Accounts may share a merchant only when they agree on its credentials.
-   * @param {ProcessorCredentials} creds
-   */
-  registerMerchant(creds) {
+  /** Accounts may share a merchant only when they agree on its credentials. */
+  registerMerchant(creds: ProcessorCredentials): void {
     const existing = this.merchants.get(creds.merchantId);
     if (existing && (existing.user !== creds.user || existing.password !== creds.password)) {
       throw new Error(`Merchant ${creds.merchantId} already exists with other credentials`);
@@ -249,20 +269,16 @@ class Processor {
   /**
    * Runs one cnpAPI online request. Never throws for bad input: cnpAPI answers those with
    * `response="1"` on the envelope.
-   * @param {string} xml
-   * @param {{ source?: "http" | "token-exchange" }} [meta]
-   * @returns {{ xml: string, envelope: { response: "0" | "1", message: string }, transaction?: TxnRecord }}
    */
-  handle(xml, meta = {}) {
-    /** @type {Dialect} */
-    let dialect = NAMESPACES.cnp;
+  handle(xml: string, meta: { source?: TxnSource } = {}): ProcessorResult {
+    let dialect: Dialect = NAMESPACES.cnp;
     let version = "12.30";
     try {
-      const { root, dialect: d, version: v } = this.parseEnvelope(xml);
-      dialect = d;
-      version = v;
-      const merchantId = this.authenticate(root);
-      const [type, node] = this.transactionOf(root);
+      const envelope = this.parseEnvelope(xml);
+      dialect = envelope.dialect;
+      version = envelope.version;
+      const merchantId = this.authenticate(envelope.root);
+      const [type, node] = this.transactionOf(envelope.root);
       const record = this.run(type, node, merchantId, dialect, redactPassword(xml), meta.source ?? "http");
       const out = this.buildEnvelope(dialect, version, "0", "Valid Format", {
         [RESPONSE_ELEMENT[type]]: record.responseElement,
@@ -278,11 +294,7 @@ class Processor {
     }
   }
 
-  /**
-   * @param {string} xml
-   * @returns {{ root: Record<string, unknown>, dialect: Dialect, version: string }}
-   */
-  parseEnvelope(xml) {
+  private parseEnvelope(xml: string): { root: XmlNode; dialect: Dialect; version: string } {
     // Entity declarations are the classic XML bomb; cnpAPI requests never carry a DOCTYPE.
     if (/<!DOCTYPE/i.test(xml)) throw schemaError("DOCTYPE declarations are not allowed");
     if (xml.trim() === "") throw schemaError("the request body is empty");
@@ -290,23 +302,20 @@ class Processor {
     if (valid !== true) {
       throw schemaError(`the XML is not well-formed: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`);
     }
-    const doc = parser.parse(xml);
-    const dialect = Object.hasOwn(doc, NAMESPACES.litle.request) ? NAMESPACES.litle : NAMESPACES.cnp;
+    const doc: XmlNode = parser.parse(xml);
+    const dialect: Dialect = Object.hasOwn(doc, NAMESPACES.litle.request) ? NAMESPACES.litle : NAMESPACES.cnp;
     const root = doc[dialect.request];
     if (root === undefined || Object.keys(doc).length !== 1) {
       throw schemaError("the root element must be <cnpOnlineRequest> (or <litleOnlineRequest>)");
     }
-    if (typeof root !== "object" || Array.isArray(root)) throw schemaError(`<${dialect.request}> is empty`);
+    if (!isNode(root)) throw schemaError(`<${dialect.request}> is empty`);
     const requested = attr(root, "version");
     const version = requested && /^\d{1,2}\.\d{1,2}$/.test(requested) ? requested : "12.30";
     return { root, dialect, version };
   }
 
-  /**
-   * @param {Record<string, unknown>} root
-   * @returns {string} merchantId
-   */
-  authenticate(root) {
+  /** @returns the merchantId */
+  private authenticate(root: XmlNode): string {
     const merchantId = attr(root, "merchantId");
     if (!merchantId) throw schemaError("the merchantId attribute is required");
     const auth = child(root, "authentication");
@@ -314,42 +323,42 @@ class Processor {
     const password = auth && childText(auth, "password");
     if (!user || password === undefined) throw schemaError("<authentication> with <user> and <password> is required");
     const merchant = this.merchants.get(merchantId);
-    const same = (/** @type {string} */ a, /** @type {string} */ b) =>
-      a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+    const same = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
     if (!merchant || !same(merchant.user, user) || !same(merchant.password, password)) {
       throw new EnvelopeError("Authentication failed: unknown merchantId, or wrong user or password");
     }
     return merchantId;
   }
 
-  /**
-   * @param {Record<string, unknown>} root
-   * @returns {[TxnType, Record<string, unknown>]}
-   */
-  transactionOf(root) {
+  private transactionOf(root: XmlNode): [TxnType, XmlNode] {
     const names = Object.keys(root).filter((k) => !k.startsWith("@_") && k !== "authentication" && k !== "#text");
     const name = names[0];
-    if (names.length !== 1 || Array.isArray(root[name])) {
-      const found = names.length === 0 ? "none" : names.map((n) => (Array.isArray(root[n]) ? `${root[n].length} × <${n}>` : `<${n}>`)).join(", ");
+    if (name === undefined || names.length !== 1 || Array.isArray(root[name])) {
+      const found =
+        names.length === 0
+          ? "none"
+          : names
+              .map((n) => {
+                const value = root[n];
+                return Array.isArray(value) ? `${value.length} × <${n}>` : `<${n}>`;
+              })
+              .join(", ");
       throw schemaError(`exactly one transaction element is expected, found ${found}`);
     }
-    if (!TXN_TYPES.includes(/** @type {TxnType} */ (name))) {
+    if (!isTxnType(name)) {
       throw schemaError(`<${name}> is not supported by the sandbox (supported: ${TXN_TYPES.join(", ")})`);
     }
-    const node = child(root, name) ?? {};
-    return [/** @type {TxnType} */ (name), node];
+    return [name, child(root, name) ?? {}];
   }
 
-  /**
-   * @param {TxnType} type
-   * @param {Record<string, unknown>} node
-   * @param {string} merchantId
-   * @param {Dialect} dialect
-   * @param {string} requestXml
-   * @param {"http" | "token-exchange"} source
-   * @returns {TxnRecord}
-   */
-  run(type, node, merchantId, dialect, requestXml, source) {
+  private run(
+    type: TxnType,
+    node: XmlNode,
+    merchantId: string,
+    dialect: Dialect,
+    requestXml: string,
+    source: TxnSource,
+  ): TxnRecord {
     const id = attr(node, "id") ?? null;
     const reportGroup = attr(node, "reportGroup") ?? null;
     const customerId = attr(node, "customerId") ?? null;
@@ -374,8 +383,7 @@ class Processor {
     const dedupeKey = `${merchantId}\u0000${type}\u0000${id}`;
     const original = id !== null && DEDUPLICATED.has(type) ? this.originals.get(dedupeKey) : undefined;
     if (original) {
-      /** @type {TxnRecord} */
-      const duplicate = {
+      const duplicate: TxnRecord = {
         ...base,
         seq: this.transactions.length + 1,
         amount: original.amount,
@@ -394,8 +402,7 @@ class Processor {
 
     const outcome = this.execute(type, request, merchantId);
     const cnpTxnId = this.newTxnId();
-    /** @type {TxnRecord} */
-    const record = {
+    const record: TxnRecord = {
       ...base,
       seq: this.transactions.length + 1,
       amount: outcome.amount ?? null,
@@ -416,18 +423,13 @@ class Processor {
     return record;
   }
 
-  /**
-   * Pulls and checks the fields each transaction type needs; shape problems are schema errors.
-   * @param {TxnType} type
-   * @param {Record<string, unknown>} node
-   */
-  readRequest(type, node) {
+  /** Pulls and checks the fields each transaction type needs; shape problems are schema errors. */
+  private readRequest(type: TxnType, node: XmlNode): ParsedRequest {
     const orderId = childText(node, "orderId");
     if (orderId !== undefined) checkLength(orderId, "<orderId>", 25);
     const amount = parseAmount(childText(node, "amount"), "amount");
     const cnpTxnId = childText(node, "cnpTxnId") ?? childText(node, "litleTxnId");
-    /** @type {{ orderId?: string, amount?: number, cnpTxnId?: string, accountNumber?: string, token?: string, expDate?: string }} */
-    const request = { orderId, amount };
+    const request: ParsedRequest = { orderId, amount };
 
     if (type === "registerTokenRequest") {
       const accountNumber = childText(node, "accountNumber");
@@ -460,35 +462,26 @@ class Processor {
   /**
    * Decides the outcome. Nothing is mutated here except through `commit`, which runs only once
    * the transaction has an id, so a thrown schema error never leaves half an effect behind.
-   * @param {TxnType} type
-   * @param {ReturnType<Processor["readRequest"]>} request
-   * @param {string} merchantId
-   * @returns {Outcome}
    */
-  execute(type, request, merchantId) {
+  private execute(type: TxnType, request: ParsedRequest, merchantId: string): Outcome {
     switch (type) {
       case "registerTokenRequest":
-        return this.registerToken(merchantId, /** @type {string} */ (request.accountNumber));
+        return this.registerToken(merchantId, request.accountNumber ?? "");
       case "authorization":
       case "sale":
         return this.authorize(type, merchantId, request);
       case "capture":
-        return this.capture(merchantId, request);
+        return this.drawDown(merchantId, request, CODES.invalidAmount, "captured");
       case "credit":
         return this.credit(merchantId, request);
       case "void":
         return this.void(merchantId, request);
       case "authReversal":
-        return this.authReversal(merchantId, request);
+        return this.drawDown(merchantId, request, CODES.reversalAmountMismatch, "reversed");
     }
   }
 
-  /**
-   * @param {string} merchantId
-   * @param {string} accountNumber
-   * @returns {Outcome}
-   */
-  registerToken(merchantId, accountNumber) {
+  private registerToken(merchantId: string, accountNumber: string): Outcome {
     const number = accountNumber.replace(/[\s-]/g, "");
     const bin = /^\d{6}/.test(number) ? number.slice(0, 6) : undefined;
     if (!/^\d{13,19}$/.test(number) || !luhnValid(number) || number === UNTOKENIZABLE_CARD) {
@@ -513,10 +506,8 @@ class Processor {
   /**
    * Worldpay-looking tokens: 16 digits, the card's last four kept, deterministic per merchant and
    * card, and failing the Luhn check so a token can never pass for a card number.
-   * @param {string} merchantId
-   * @param {string} number
    */
-  mintToken(merchantId, number) {
+  private mintToken(merchantId: string, number: string): string {
     if (number === CERT_CARD) return CERT_TOKEN;
     const vault = this.vaultOf(merchantId);
     for (let attempt = 0; ; attempt++) {
@@ -532,15 +523,9 @@ class Processor {
     }
   }
 
-  /**
-   * @param {"authorization" | "sale"} type
-   * @param {string} merchantId
-   * @param {ReturnType<Processor["readRequest"]>} request
-   * @returns {Outcome}
-   */
-  authorize(type, merchantId, request) {
-    const amount = /** @type {number} */ (request.amount);
-    const token = /** @type {string} */ (request.token);
+  private authorize(type: "authorization" | "sale", merchantId: string, request: ParsedRequest): Outcome {
+    const amount = request.amount ?? 0;
+    const token = request.token ?? "";
     const card = token === MISSING_TOKEN ? undefined : this.vaultOf(merchantId).byToken.get(token);
     if (!card) return { code: CODES.tokenNotFound, amount, token };
     const decline = DECLINING_CARDS.get(card);
@@ -555,22 +540,7 @@ class Processor {
     };
   }
 
-  /**
-   * @param {string} merchantId
-   * @param {ReturnType<Processor["readRequest"]>} request
-   * @returns {Outcome}
-   */
-  capture(merchantId, request) {
-    return this.drawDown(merchantId, request, CODES.invalidAmount, "captured");
-  }
-
-
-  /**
-   * @param {string} merchantId
-   * @param {ReturnType<Processor["readRequest"]>} request
-   * @returns {Outcome}
-   */
-  credit(merchantId, request) {
+  private credit(merchantId: string, request: ParsedRequest): Outcome {
     const target = this.findApproved(merchantId, request.cnpTxnId, ["capture", "sale"]);
     if (!target?.ledger) return { code: CODES.noTransaction, amount: request.amount };
     const l = target.ledger;
@@ -589,12 +559,7 @@ class Processor {
     };
   }
 
-  /**
-   * @param {string} merchantId
-   * @param {ReturnType<Processor["readRequest"]>} request
-   * @returns {Outcome}
-   */
-  void(merchantId, request) {
+  private void(merchantId: string, request: ParsedRequest): Outcome {
     const target = this.findApproved(merchantId, request.cnpTxnId, ["capture", "sale", "credit"]);
     if (!target?.ledger) return { code: CODES.noTransaction };
     const l = target.ledger;
@@ -620,24 +585,10 @@ class Processor {
   }
 
   /**
-   * @param {string} merchantId
-   * @param {ReturnType<Processor["readRequest"]>} request
-   * @returns {Outcome}
-   */
-  authReversal(merchantId, request) {
-    return this.drawDown(merchantId, request, CODES.reversalAmountMismatch, "reversed");
-  }
-
-  /**
    * Capture and reversal both take money out of what an authorization still holds; they
    * differ only in the code for an amount over the remainder and the ledger column.
-   * @param {string} merchantId
-   * @param {ReturnType<Processor["readRequest"]>} request
-   * @param {Outcome["code"]} overAmountCode
-   * @param {"captured" | "reversed"} column
-   * @returns {Outcome}
    */
-  drawDown(merchantId, request, overAmountCode, column) {
+  private drawDown(merchantId: string, request: ParsedRequest, overAmountCode: Code, column: "captured" | "reversed"): Outcome {
     const auth = this.findApproved(merchantId, request.cnpTxnId, ["authorization"]);
     if (!auth?.ledger) return { code: CODES.noTransaction, amount: request.amount };
     const l = auth.ledger;
@@ -658,15 +609,11 @@ class Processor {
     };
   }
 
-
   /**
    * A transaction of this merchant, of one of the given types, that was approved. Anything else
    * is "not found", as cnpAPI does not reveal other merchants' transactions.
-   * @param {string} merchantId
-   * @param {string | undefined} cnpTxnId
-   * @param {TxnType[]} types
    */
-  findApproved(merchantId, cnpTxnId, types) {
+  private findApproved(merchantId: string, cnpTxnId: string | undefined, types: readonly TxnType[]): TxnRecord | undefined {
     const record = cnpTxnId ? this.byTxnId.get(cnpTxnId) : undefined;
     if (!record || record.merchantId !== merchantId || !types.includes(record.type) || record.response !== "000") {
       return undefined;
@@ -674,15 +621,8 @@ class Processor {
     return record;
   }
 
-  /**
-   * @param {TxnRecord} record
-   * @param {Dialect} dialect
-   * @param {Outcome} outcome
-   * @returns {Record<string, unknown>}
-   */
-  responseElement(record, dialect, outcome) {
-    /** @type {Record<string, unknown>} */
-    const el = {};
+  private responseElement(record: TxnRecord, dialect: Dialect, outcome: Outcome): XmlNode {
+    const el: XmlNode = {};
     if (record.id !== null) el["@_id"] = record.id;
     if (record.reportGroup !== null) el["@_reportGroup"] = record.reportGroup;
     if (record.customerId !== null) el["@_customerId"] = record.customerId;
@@ -704,14 +644,7 @@ class Processor {
     return el;
   }
 
-  /**
-   * @param {Dialect} dialect
-   * @param {string} version
-   * @param {"0" | "1"} response
-   * @param {string} message
-   * @param {Record<string, unknown>} body
-   */
-  buildEnvelope(dialect, version, response, message, body) {
+  private buildEnvelope(dialect: Dialect, version: string, response: "0" | "1", message: string, body: XmlNode): string {
     return builder.build({
       "?xml": { "@_version": "1.0", "@_encoding": "UTF-8" },
       [dialect.response]: {
@@ -724,8 +657,7 @@ class Processor {
     });
   }
 
-  /** @param {string} merchantId */
-  vaultOf(merchantId) {
+  private vaultOf(merchantId: string): { byToken: Map<string, string>; byCard: Map<string, string> } {
     let vault = this.vaults.get(merchantId);
     if (!vault) {
       vault = { byToken: new Map(), byCard: new Map() };
@@ -734,69 +666,67 @@ class Processor {
     return vault;
   }
 
-  newTxnId() {
+  private newTxnId(): string {
     for (;;) {
       const id = randomDigits(18);
       if (!this.byTxnId.has(id)) return id;
     }
   }
 
-  /**
-   * Public view for the control API: no ledger internals, no live object references.
-   * @param {{ type?: string, merchantId?: string, id?: string }} [filter]
-   */
-  listTransactions(filter = {}) {
+  /** Public view for the control API: no ledger internals, no live object references. */
+  listTransactions(filter: TransactionFilter = {}): ProcessorTransaction[] {
     return this.transactions
-      .filter((t) => (!filter.type || t.type === filter.type) && (!filter.merchantId || t.merchantId === filter.merchantId) && (!filter.id || t.id === filter.id))
-      .map((t) => ({
-        seq: t.seq,
-        type: t.type,
-        id: t.id,
-        reportGroup: t.reportGroup,
-        customerId: t.customerId,
-        orderId: t.orderId,
-        amount: t.amount,
-        cnpTxnId: t.cnpTxnId,
-        originalCnpTxnId: t.originalCnpTxnId,
-        token: t.token,
-        response: t.response,
-        message: t.message,
-        duplicate: t.duplicate,
-        merchantId: t.merchantId,
-        source: t.source,
-        createdAt: t.createdAt,
-        requestXml: t.requestXml,
-        responseXml: t.responseXml,
-      }));
+      .filter(
+        (t) =>
+          (!filter.type || t.type === filter.type) &&
+          (!filter.merchantId || t.merchantId === filter.merchantId) &&
+          (!filter.id || t.id === filter.id),
+      )
+      .map(publicView);
   }
 }
 
-/**
- * @typedef {object} Outcome
- * @property {readonly [string, string]} code
- * @property {number} [amount]
- * @property {string | null} [token]
- * @property {{ token?: string, bin?: string, type?: string, authCode?: string }} [extra]
- * @property {Ledger} [ledger]
- * @property {(record: TxnRecord) => void} [commit]
- */
+function publicView(t: TxnRecord): ProcessorTransaction {
+  return {
+    seq: t.seq,
+    type: t.type,
+    id: t.id,
+    reportGroup: t.reportGroup,
+    customerId: t.customerId,
+    orderId: t.orderId,
+    amount: t.amount,
+    cnpTxnId: t.cnpTxnId,
+    originalCnpTxnId: t.originalCnpTxnId,
+    token: t.token,
+    response: t.response,
+    message: t.message,
+    duplicate: t.duplicate,
+    merchantId: t.merchantId,
+    source: t.source,
+    createdAt: t.createdAt,
+    requestXml: t.requestXml,
+    responseXml: t.responseXml,
+  };
+}
 
-/**
- * @param {Partial<Ledger>} init
- * @returns {Ledger}
- */
-function ledger(init) {
+function ledger(init: Partial<Ledger>): Ledger {
   return { authorized: 0, captured: 0, reversed: 0, fullyReversed: false, refunded: 0, voided: false, parent: null, ...init };
 }
 
 /**
  * Builds the registerTokenRequest the real service sends for a form, with the merchant's
  * credentials, exactly as a cnpAPI client would.
- * @param {{ credentials: ProcessorCredentials, id: string, customerId?: string, reportGroup: string, orderId: string, accountNumber: string, cardValidationNum?: string }} input
  */
-function buildRegisterTokenRequest(input) {
-  /** @type {Record<string, unknown>} */
-  const txn = { "@_id": input.id, "@_reportGroup": input.reportGroup };
+export function buildRegisterTokenRequest(input: {
+  credentials: ProcessorCredentials;
+  id: string;
+  customerId?: string | undefined;
+  reportGroup: string;
+  orderId: string;
+  accountNumber: string;
+  cardValidationNum?: string;
+}): string {
+  const txn: XmlNode = { "@_id": input.id, "@_reportGroup": input.reportGroup };
   if (input.customerId) txn["@_customerId"] = input.customerId;
   txn.orderId = input.orderId;
   txn.accountNumber = input.accountNumber;
@@ -812,15 +742,3 @@ function buildRegisterTokenRequest(input) {
     },
   });
 }
-
-module.exports = {
-  Processor,
-  CODES,
-  DECLINING_CARDS,
-  UNTOKENIZABLE_CARD,
-  CERT_CARD,
-  CERT_TOKEN,
-  MISSING_TOKEN,
-  buildRegisterTokenRequest,
-  redactPassword,
-};
