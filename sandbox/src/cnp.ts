@@ -14,7 +14,9 @@ export interface ProcessorCredentials {
   password: string;
 }
 
-export type TxnType = "registerTokenRequest" | "authorization" | "sale" | "capture" | "credit" | "void" | "authReversal";
+/** The transactions that register a card or move money: each has an original response to look up. */
+export type PaymentTxnType = "registerTokenRequest" | "authorization" | "sale" | "capture" | "credit" | "void" | "authReversal";
+export type TxnType = PaymentTxnType | "queryTransaction";
 export type TxnSource = "http" | "token-exchange";
 
 /** A parsed XML element: child elements by name, attributes as `@_name`, text as `#text`. */
@@ -33,9 +35,9 @@ export interface ProcessorTransaction {
   orderId: string | null;
   /** minor units, as requested (or as applied when defaulted) */
   amount: number | null;
-  /** for duplicates, the original transaction's id */
-  cnpTxnId: string;
-  /** the transaction a follow-up refers to */
+  /** for duplicates, the original transaction's id; null for a queryTransaction, which has none */
+  cnpTxnId: string | null;
+  /** the transaction a follow-up refers to; for a queryTransaction, the first original it found */
   originalCnpTxnId: string | null;
   token: string | null;
   response: string;
@@ -48,11 +50,15 @@ export interface ProcessorTransaction {
   createdAt: string;
 }
 
-/** The processor's own record: the public view plus the money state and the answer it gave. */
+/** The processor's own record of a payment transaction: the public view plus the money state and the answer it gave. */
 interface TxnRecord extends ProcessorTransaction {
+  type: PaymentTxnType;
+  cnpTxnId: string;
   /** money state of approved originals */
   ledger: Ledger | null;
   responseElement: XmlNode;
+  /** the dialect the response element was written in (cnpTxnId or litleTxnId) */
+  dialect: Dialect;
 }
 
 interface Ledger {
@@ -100,6 +106,9 @@ export const CODES = {
   noTransaction: ["360", "No transaction found with specified transaction Id"],
   notVoided: ["362", "Transaction Not Voided - Already Settled"],
   creditExceedsCapture: ["365", "Total credit amount exceeds capture amount"],
+  originalFound: ["150", "Original transaction found"],
+  originalNotFound: ["151", "Original transaction not found"],
+  originalUnavailable: ["152", "Original transaction found but response not yet available"],
   registered: ["801", "Account number was successfully registered"],
   previouslyRegistered: ["802", "Account number was previously registered"],
   invalidCardNumber: ["820", "Credit card number was invalid"],
@@ -134,7 +143,7 @@ const NAMESPACES = {
   litle: { request: "litleOnlineRequest", response: "litleOnlineResponse", xmlns: "http://www.litle.com/schema", txnId: "litleTxnId", token: "litleToken" },
 } as const satisfies Record<string, Dialect>;
 
-const RESPONSE_ELEMENT: Record<TxnType, string> = {
+const RESPONSE_ELEMENT: Record<PaymentTxnType, string> = {
   registerTokenRequest: "registerTokenResponse",
   authorization: "authorizationResponse",
   sale: "saleResponse",
@@ -143,13 +152,34 @@ const RESPONSE_ELEMENT: Record<TxnType, string> = {
   void: "voidResponse",
   authReversal: "authReversalResponse",
 };
-const TXN_TYPES = Object.keys(RESPONSE_ELEMENT) as TxnType[];
+const TXN_TYPES: readonly TxnType[] = [...(Object.keys(RESPONSE_ELEMENT) as PaymentTxnType[]), "queryTransaction"];
 /** Token registration is idempotent by itself (802), so only money movements are deduplicated. */
 const DEDUPLICATED: ReadonlySet<TxnType> = new Set(["authorization", "sale", "capture", "credit", "void", "authReversal"]);
 
 function isTxnType(name: string): name is TxnType {
-  return (TXN_TYPES as string[]).includes(name);
+  return (TXN_TYPES as readonly string[]).includes(name);
 }
+
+/**
+ * cnpAPI's `actionTypeEnum` (every value the schema allows) and the sandbox transactions each
+ * one names. The others name transactions the sandbox does not have (gift cards, eCheck, funding
+ * instructions, ...), so a query for them finds nothing.
+ */
+const ACTION_TYPES: Readonly<Record<string, readonly PaymentTxnType[]>> = {
+  A: ["authorization"],
+  S: ["sale"],
+  D: ["capture"],
+  R: ["credit"],
+  AR: ["authReversal"],
+  V: ["void"],
+  ...Object.fromEntries(
+    ["G", "I", "J", "L", "LR", "P", "RR", "T", "UR", "W", "X", "FIFA", "FIVC", "FIVD", "FISC", "FISD", "FIPC", "FIPD", "FIRC", "FIRD"].map(
+      (code) => [code, []],
+    ),
+  ),
+};
+/** At most this many original responses come back in `<results_max10>`; `<matchCount>` tells all. */
+const MAX_QUERY_RESULTS = 10;
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -171,6 +201,42 @@ const builder = new XMLBuilder({
   // Otherwise duplicate="true" is written as a bare `duplicate` attribute, which is not XML.
   suppressBooleanAttributes: false,
 });
+
+/**
+ * For answers whose children must keep their order whatever their names: `<results_max10>` lists
+ * original responses of several types in the order they happened.
+ */
+const orderedBuilder = new XMLBuilder({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: "@_",
+  format: true,
+  suppressEmptyNode: true,
+  suppressBooleanAttributes: false,
+});
+
+/** An element in fast-xml-parser's ordered form: `{ name: children, ":@": attributes }`. */
+type OrderedNode = Record<string, unknown>;
+
+/** Converts an element built in the plain form (attributes as `@_name`) to the ordered form. */
+function ordered(name: string, node: XmlNode | string): OrderedNode {
+  if (typeof node === "string") return { [name]: [{ "#text": node }] };
+  const attributes: Record<string, string> = {};
+  const children: OrderedNode[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (key.startsWith("@_")) attributes[key] = String(value);
+    else if (key === "#text") children.push({ "#text": String(value) });
+    else for (const item of Array.isArray(value) ? value : [value]) children.push(ordered(key, isNode(item) ? item : String(item)));
+  }
+  return Object.keys(attributes).length > 0 ? { [name]: children, ":@": attributes } : { [name]: children };
+}
+
+/** A response element written in one dialect, renamed for another (cnpTxnId ↔ litleTxnId, cnpToken ↔ litleToken). */
+function inDialect(el: XmlNode, from: Dialect, to: Dialect): XmlNode {
+  if (from === to) return el;
+  const renamed: Record<string, string> = { [from.txnId]: to.txnId, [from.token]: to.token };
+  return Object.fromEntries(Object.entries(el).map(([key, value]) => [renamed[key] ?? key, value]));
+}
 
 /** Raised for requests cnpAPI would refuse as a whole (`response="1"` on the envelope). */
 class EnvelopeError extends Error {}
@@ -239,6 +305,20 @@ export interface ProcessorResult {
   transaction?: ProcessorTransaction;
 }
 
+export interface HandleOptions {
+  source?: TxnSource;
+  /**
+   * Asked when a queryTransaction found its original: true answers 152 "not yet available"
+   * instead (the `queryUnavailable` fault).
+   */
+  queryUnavailable?: () => boolean;
+}
+
+/** A queryTransaction as the processor keeps it: it looks transactions up and changes nothing. */
+interface QueryRecord extends ProcessorTransaction {
+  type: "queryTransaction";
+}
+
 export interface TransactionFilter {
   type?: string | undefined;
   merchantId?: string | undefined;
@@ -249,7 +329,7 @@ export class Processor {
   private readonly now: () => Date;
   private readonly merchants = new Map<string, ProcessorCredentials>();
   private readonly vaults = new Map<string, { byToken: Map<string, string>; byCard: Map<string, string> }>();
-  private readonly transactions: TxnRecord[] = [];
+  private readonly transactions: (TxnRecord | QueryRecord)[] = [];
   private readonly byTxnId = new Map<string, TxnRecord>();
   private readonly originals = new Map<string, TxnRecord>();
 
@@ -270,7 +350,7 @@ export class Processor {
    * Runs one cnpAPI online request. Never throws for bad input: cnpAPI answers those with
    * `response="1"` on the envelope.
    */
-  handle(xml: string, meta: { source?: TxnSource } = {}): ProcessorResult {
+  handle(xml: string, meta: HandleOptions = {}): ProcessorResult {
     let dialect: Dialect = NAMESPACES.cnp;
     let version = "12.30";
     try {
@@ -279,7 +359,14 @@ export class Processor {
       version = envelope.version;
       const merchantId = this.authenticate(envelope.root);
       const [type, node] = this.transactionOf(envelope.root);
-      const record = this.run(type, node, merchantId, dialect, redactPassword(xml), meta.source ?? "http");
+      const requestXml = redactPassword(xml);
+      const source = meta.source ?? "http";
+      if (type === "queryTransaction") {
+        const { record, element } = this.query(node, merchantId, dialect, requestXml, source, meta.queryUnavailable);
+        record.responseXml = this.buildOrderedEnvelope(dialect, version, element);
+        return { xml: record.responseXml, envelope: { response: "0", message: "Valid Format" }, transaction: record };
+      }
+      const record = this.run(type, node, merchantId, dialect, requestXml, source);
       const out = this.buildEnvelope(dialect, version, "0", "Valid Format", {
         [RESPONSE_ELEMENT[type]]: record.responseElement,
       });
@@ -352,7 +439,7 @@ export class Processor {
   }
 
   private run(
-    type: TxnType,
+    type: PaymentTxnType,
     node: XmlNode,
     merchantId: string,
     dialect: Dialect,
@@ -394,7 +481,8 @@ export class Processor {
         message: original.message,
         duplicate: true,
         ledger: null,
-        responseElement: { ...original.responseElement, "@_duplicate": "true" },
+        responseElement: { ...inDialect(original.responseElement, original.dialect, dialect), "@_duplicate": "true" },
+        dialect,
       };
       this.transactions.push(duplicate);
       return duplicate;
@@ -414,6 +502,7 @@ export class Processor {
       duplicate: false,
       ledger: outcome.ledger ?? null,
       responseElement: {},
+      dialect,
     };
     record.responseElement = this.responseElement(record, dialect, outcome);
     if (outcome.commit) outcome.commit(record);
@@ -423,8 +512,128 @@ export class Processor {
     return record;
   }
 
+  /**
+   * `queryTransaction`: finds this merchant's original transactions by the `id` they were sent
+   * with (and their action type), or by their cnpTxnId, and answers their original responses
+   * (150), "not found" (151), or "found but not yet available" (152, the `queryUnavailable`
+   * fault). Retries that came back as duplicates are not originals and are never listed.
+   */
+  private query(
+    node: XmlNode,
+    merchantId: string,
+    dialect: Dialect,
+    requestXml: string,
+    source: TxnSource,
+    unavailable: (() => boolean) | undefined,
+  ): { record: QueryRecord; element: OrderedNode } {
+    const id = attr(node, "id") ?? null;
+    const reportGroup = attr(node, "reportGroup") ?? null;
+    const customerId = attr(node, "customerId") ?? null;
+    if (id !== null) checkLength(id, "the id attribute", 25);
+    if (customerId !== null) checkLength(customerId, "the customerId attribute", 50);
+    if (reportGroup === null) throw schemaError("the reportGroup attribute of <queryTransaction> is required");
+    const wanted = this.readQuery(node);
+
+    const matches = this.transactions.filter(
+      (t): t is TxnRecord =>
+        t.type !== "queryTransaction" &&
+        !t.duplicate &&
+        t.merchantId === merchantId &&
+        (wanted.origId === undefined || t.id === wanted.origId) &&
+        (wanted.origCnpTxnId === undefined || t.cnpTxnId === wanted.origCnpTxnId) &&
+        (wanted.types === null || wanted.types.includes(t.type)),
+    );
+    const first = matches[0];
+    const createdAt = this.now().toISOString();
+    const code = !first ? CODES.originalNotFound : unavailable?.() ? CODES.originalUnavailable : CODES.originalFound;
+
+    const attributes: Record<string, string> = {};
+    if (id !== null) attributes["@_id"] = id;
+    attributes["@_reportGroup"] = reportGroup;
+    if (customerId !== null) attributes["@_customerId"] = customerId;
+    let element: OrderedNode;
+    if (first && code === CODES.originalUnavailable) {
+      element = {
+        queryTransactionUnavailableResponse: [
+          ordered(dialect.txnId, first.cnpTxnId),
+          ordered("response", code[0]),
+          ordered("message", code[1]),
+        ],
+        ":@": attributes,
+      };
+    } else {
+      const children = [
+        ordered("response", code[0]),
+        ordered("responseTime", createdAt.slice(0, 19)),
+        ordered("message", code[1]),
+        ordered("matchCount", String(matches.length)),
+      ];
+      if (matches.length > 0) {
+        children.push({
+          results_max10: matches
+            .slice(0, MAX_QUERY_RESULTS)
+            .map((t) => ordered(RESPONSE_ELEMENT[t.type], inDialect(t.responseElement, t.dialect, dialect))),
+        });
+      }
+      element = { queryTransactionResponse: children, ":@": attributes };
+    }
+
+    const record: QueryRecord = {
+      seq: this.transactions.length + 1,
+      type: "queryTransaction",
+      merchantId,
+      id,
+      reportGroup,
+      customerId,
+      orderId: null,
+      amount: null,
+      cnpTxnId: null,
+      originalCnpTxnId: first?.cnpTxnId ?? null,
+      token: null,
+      response: code[0],
+      message: code[1],
+      duplicate: false,
+      source,
+      requestXml,
+      responseXml: "",
+      createdAt,
+    };
+    this.transactions.push(record);
+    return { record, element };
+  }
+
+  private readQuery(node: XmlNode): { origId?: string; origCnpTxnId?: string; types: readonly PaymentTxnType[] | null } {
+    const wanted: { origId?: string; origCnpTxnId?: string; types: readonly PaymentTxnType[] | null } = { types: null };
+    const rawId = childText(node, "origId");
+    if (rawId !== undefined) {
+      // The schema's type collapses white space, then allows 1 to 36 characters.
+      const origId = rawId.replace(/\s+/g, " ").trim();
+      if (origId.length < 1 || origId.length > 36) throw schemaError("<origId> must be 1 to 36 characters");
+      wanted.origId = origId;
+    }
+    const actionType = childText(node, "origActionType");
+    if (actionType !== undefined && actionType !== "") {
+      const types = Object.hasOwn(ACTION_TYPES, actionType) ? ACTION_TYPES[actionType] : undefined;
+      if (!types) throw schemaError(`<origActionType> must be one of ${Object.keys(ACTION_TYPES).join(", ")}, got '${actionType}'`);
+      wanted.types = types;
+    }
+    const origCnpTxnId = childText(node, "origCnpTxnId") ?? childText(node, "origLitleTxnId");
+    if (origCnpTxnId !== undefined) {
+      if (!/^\d{1,19}$/.test(origCnpTxnId)) throw schemaError(`<origCnpTxnId> must be numeric, got '${origCnpTxnId}'`);
+      wanted.origCnpTxnId = origCnpTxnId;
+    }
+    const showStatusOnly = childText(node, "showStatusOnly");
+    if (showStatusOnly !== undefined && showStatusOnly !== "Y" && showStatusOnly !== "N") {
+      throw schemaError(`<showStatusOnly> must be Y or N, got '${showStatusOnly}'`);
+    }
+    if (wanted.origId === undefined && wanted.origCnpTxnId === undefined) {
+      throw schemaError("<queryTransaction> needs <origId> (with <origActionType>) or <origCnpTxnId>");
+    }
+    return wanted;
+  }
+
   /** Pulls and checks the fields each transaction type needs; shape problems are schema errors. */
-  private readRequest(type: TxnType, node: XmlNode): ParsedRequest {
+  private readRequest(type: PaymentTxnType, node: XmlNode): ParsedRequest {
     const orderId = childText(node, "orderId");
     if (orderId !== undefined) checkLength(orderId, "<orderId>", 25);
     const amount = parseAmount(childText(node, "amount"), "amount");
@@ -463,7 +672,7 @@ export class Processor {
    * Decides the outcome. Nothing is mutated here except through `commit`, which runs only once
    * the transaction has an id, so a thrown schema error never leaves half an effect behind.
    */
-  private execute(type: TxnType, request: ParsedRequest, merchantId: string): Outcome {
+  private execute(type: PaymentTxnType, request: ParsedRequest, merchantId: string): Outcome {
     switch (type) {
       case "registerTokenRequest":
         return this.registerToken(merchantId, request.accountNumber ?? "");
@@ -613,7 +822,7 @@ export class Processor {
    * A transaction of this merchant, of one of the given types, that was approved. Anything else
    * is "not found", as cnpAPI does not reveal other merchants' transactions.
    */
-  private findApproved(merchantId: string, cnpTxnId: string | undefined, types: readonly TxnType[]): TxnRecord | undefined {
+  private findApproved(merchantId: string, cnpTxnId: string | undefined, types: readonly PaymentTxnType[]): TxnRecord | undefined {
     const record = cnpTxnId ? this.byTxnId.get(cnpTxnId) : undefined;
     if (!record || record.merchantId !== merchantId || !types.includes(record.type) || record.response !== "000") {
       return undefined;
@@ -657,6 +866,17 @@ export class Processor {
     });
   }
 
+  /** The envelope of a queryTransaction answer, whose `<results_max10>` must keep its order. */
+  private buildOrderedEnvelope(dialect: Dialect, version: string, element: OrderedNode): string {
+    return orderedBuilder.build([
+      { "?xml": [], ":@": { "@_version": "1.0", "@_encoding": "UTF-8" } },
+      {
+        [dialect.response]: [element],
+        ":@": { "@_version": version, "@_xmlns": dialect.xmlns, "@_response": "0", "@_message": "Valid Format" },
+      },
+    ]);
+  }
+
   private vaultOf(merchantId: string): { byToken: Map<string, string>; byCard: Map<string, string> } {
     let vault = this.vaults.get(merchantId);
     if (!vault) {
@@ -686,7 +906,7 @@ export class Processor {
   }
 }
 
-function publicView(t: TxnRecord): ProcessorTransaction {
+function publicView(t: TxnRecord | QueryRecord): ProcessorTransaction {
   return {
     seq: t.seq,
     type: t.type,

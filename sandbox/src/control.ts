@@ -197,7 +197,7 @@ export function getFaults(ctx: Context): void {
   sendJson(ctx.res, 200, ctx.store.faults);
 }
 
-const FAULT_FIELDS = ["keyLookup", "ownershipCheck", "latencyMs", "errorRate", "resetRate", "dropResponse"] as const;
+const FAULT_FIELDS = ["keyLookup", "ownershipCheck", "latencyMs", "errorRate", "resetRate", "dropResponse", "queryUnavailable"] as const;
 
 /** Validates everything before applying anything, then merges; `null` clears one fault. */
 export function setFaults(ctx: Context): void {
@@ -218,6 +218,9 @@ export function setFaults(ctx: Context): void {
         break;
       case "dropResponse":
         next[field] = dropResponseFault(value);
+        break;
+      case "queryUnavailable":
+        next[field] = countFault(value, field);
         break;
       case "latencyMs":
         next[field] = numberIn(value, field, 0, MAX_LATENCY_MS);
@@ -240,9 +243,22 @@ function dropResponseFault(value: unknown): NonNullable<Faults["dropResponse"]> 
   if (route !== undefined && !isOneOf(route, SERVICE_ROUTES)) {
     throw jsonError(400, `dropResponse.route must be one of ${SERVICE_ROUTES.join(", ")}`);
   }
+  return { ...(route === undefined ? {} : { route }), count: wholeCount(count, "dropResponse.count") };
+}
+
+/** `{ count: 1..1000 }`: the next that many occasions the fault applies to. */
+function countFault(value: unknown, field: string): { count: number } {
+  if (!isPlainObject(value)) throw jsonError(400, `${field} must be an object { count }`);
+  const { count, ...rest } = value;
+  const unknown = Object.keys(rest);
+  if (unknown.length) throw jsonError(400, `${field} has unknown field ${unknown[0]}`);
+  return { count: wholeCount(count, `${field}.count`) };
+}
+
+function wholeCount(count: unknown, field: string): number {
   // A count of requests: 1.5 would drop two and leave -0.5 behind.
-  if (!Number.isInteger(count)) throw jsonError(400, "dropResponse.count must be a whole number from 1 to 1000");
-  return { ...(route === undefined ? {} : { route }), count: numberIn(count, "dropResponse.count", 1, 1000) };
+  if (!Number.isInteger(count)) throw jsonError(400, `${field} must be a whole number from 1 to 1000`);
+  return numberIn(count, field, 1, 1000);
 }
 
 export function clearFaults(ctx: Context): void {

@@ -87,7 +87,10 @@ function controlRoutes(): Route[] {
 }
 
 function cnpOnline(ctx: Context): void {
-  const result = ctx.store.processor.handle(ctx.body.toString("utf8"), { source: "http" });
+  const result = ctx.store.processor.handle(ctx.body.toString("utf8"), {
+    source: "http",
+    queryUnavailable: () => ctx.store.takeQueryUnavailable(),
+  });
   const t = result.transaction;
   ctx.log(
     "info",

@@ -102,6 +102,8 @@ export interface Faults {
   resetRate?: number;
   /** process, then lose the answer */
   dropResponse?: { route?: ServiceRouteName; count: number };
+  /** the next `count` queryTransactions that find their original answer 152 "not yet available" */
+  queryUnavailable?: { count: number };
 }
 
 export interface Stats {
@@ -174,6 +176,15 @@ export class Store {
     };
     this.scans.set(scan.id, scan);
     return scan;
+  }
+
+  /** Uses up one occurrence of the `queryUnavailable` fault; true when it applies to this query. */
+  takeQueryUnavailable(): boolean {
+    const fault = this.faults.queryUnavailable;
+    if (!fault || fault.count <= 0) return false;
+    fault.count -= 1;
+    if (fault.count === 0) delete this.faults.queryUnavailable;
+    return true;
   }
 
   countRequest(route: string): void {
