@@ -1,11 +1,16 @@
 // @ts-check
 "use strict";
 
-/** @type {import("jest").Config} */
+/**
+ * The specs run against the build (dist/), the code that is published and that the plugin's
+ * specs, the demo and the CLI load, so the global setup brings it up to date first.
+ * @type {import("jest").Config}
+ */
 module.exports = {
   rootDir: __dirname,
   testEnvironment: "node",
   transform: {},
+  globalSetup: "<rootDir>/test/global-setup.js",
   testMatch: ["<rootDir>/test/**/*.test.js"],
   testTimeout: 20000,
 };

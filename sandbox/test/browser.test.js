@@ -9,12 +9,12 @@
 const fs = require("node:fs");
 const http = require("node:http");
 const { chromium } = require("playwright-core");
-const { startSandbox } = require("../src/index");
+const { startSandbox } = require("../dist/index");
 const { control, createAccount, exchange, call } = require("./helpers");
 
 const CHROMIUM = "/usr/bin/chromium";
 
-/** @type {import("../src/index").Sandbox} */
+/** @type {import("../dist/index").Sandbox} */
 let sb;
 /** @type {http.Server} */
 let merchant;

@@ -2,7 +2,7 @@
 "use strict";
 
 const jpeg = require("jpeg-js");
-const { startSandbox } = require("../src/index");
+const { startSandbox } = require("../dist/index");
 const { useSandbox, control, createAccount, submitCard, call, UUID_V4 } = require("./helpers");
 
 const t = useSandbox();

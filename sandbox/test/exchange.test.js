@@ -3,7 +3,7 @@
 
 const { XMLParser } = require("fast-xml-parser");
 const { useSandbox, control, createAccount, submitCard, exchange, postCnp, cnpRequest } = require("./helpers");
-const { luhnValid } = require("../src/util");
+const { luhnValid } = require("../dist/util");
 
 const t = useSandbox();
 /** @type {Awaited<ReturnType<typeof createAccount>>} */

@@ -2,7 +2,7 @@
 "use strict";
 
 const { XMLParser } = require("fast-xml-parser");
-const { startSandbox } = require("../src/index");
+const { startSandbox } = require("../dist/index");
 
 /** The merchant page origin tests submit forms from; `localhost` is a demo account domain. */
 const ORIGIN = "http://localhost:3000";
@@ -11,10 +11,10 @@ const FUTURE_EXPIRY = `12/${String((new Date().getUTCFullYear() + 3) % 100).padS
 
 /**
  * Starts a silent sandbox for one test file and stops it afterwards.
- * @param {import("../src/index").SandboxOptions} [options]
+ * @param {import("../dist/index").SandboxOptions} [options]
  */
 function useSandbox(options = {}) {
-  /** @type {{ sb: import("../src/index").Sandbox, url: string }} */
+  /** @type {{ sb: import("../dist/index").Sandbox, url: string }} */
   const ctx = /** @type {any} */ ({});
   beforeAll(async () => {
     ctx.sb = await startSandbox({ logger: false, ...options });

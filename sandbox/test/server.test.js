@@ -4,12 +4,12 @@
 const http = require("node:http");
 const path = require("node:path");
 const { spawn } = require("node:child_process");
-const { startSandbox, DEMO_KEYS } = require("../src/index");
+const { startSandbox, DEMO_KEYS } = require("../dist/index");
 const { call, control, submitCard, postCnp, cnpRequest, ORIGIN } = require("./helpers");
 
 /** @type {string[]} */
 const logs = [];
-/** @type {import("../src/index").Sandbox} */
+/** @type {import("../dist/index").Sandbox} */
 let sb;
 /** @type {string} */
 let url;
@@ -216,7 +216,8 @@ describe("startSandbox", () => {
 });
 
 describe("CLI", () => {
-  const bin = path.join(__dirname, "..", "bin", "servicescan-sandbox.js");
+  // The bin as package.json declares it, so a wrong mapping fails here too.
+  const bin = path.join(__dirname, "..", require("../package.json").bin["servicescan-sandbox"]);
 
   /**
    * @param {string[]} args

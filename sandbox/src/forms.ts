@@ -1,26 +1,23 @@
-// @ts-check
-"use strict";
+import * as crypto from "node:crypto";
+import { originAllowed, requireApiKey, requireBodyKey } from "./auth";
+import { buildRegisterTokenRequest } from "./cnp";
+import { jsonError, parseJson, sendJson } from "./http";
+import type { Context } from "./server";
+import type { FormConfig } from "./store";
+import { isPlainObject, isUuidV4, luhnValid } from "./util";
 
-const crypto = require("node:crypto");
-const { jsonError, parseJson, sendJson } = require("./http");
-const { requireApiKey, requireBodyKey, originAllowed } = require("./auth");
-const { isPlainObject, isUuidV4, luhnValid } = require("./util");
-const { buildRegisterTokenRequest } = require("./cnp");
-
-/** @typedef {import("./server").Context} Context */
-/** @typedef {import("./store").FormConfig} FormConfig */
-
-const LIMITS = { customerId: 50, id: 25 };
-const DEFAULT_REPORT_GROUP = "Default Report Group";
+export const LIMITS = { customerId: 50, id: 25 } as const;
+export const DEFAULT_REPORT_GROUP = "Default Report Group";
 const PROCESSORS = new Set(["worldpay"]);
 
-/**
- * The hosted form's validation, in eProtect's order: the first failing rule wins.
- * @param {{ number: string, cvv: string, expiry: string }} card
- * @param {Date} now
- * @returns {{ code: string, number: string }}
- */
-function validateCard(card, now) {
+export interface CardInput {
+  number: string;
+  cvv: string;
+  expiry: string;
+}
+
+/** The hosted form's validation, in eProtect's order: the first failing rule wins. */
+export function validateCard(card: CardInput, now: Date): { code: string; number: string } {
   const number = card.number.replace(/[\s-]/g, "");
   if (!/^\d*$/.test(number)) return { code: "874", number };
   if (number.length < 13) return { code: "872", number };
@@ -33,40 +30,27 @@ function validateCard(card, now) {
   return { code: "870", number };
 }
 
-/**
- * `MM/YY` (also `MM/YYYY`, spaces tolerated); a card is good through the end of its month.
- * @param {string} expiry
- * @param {Date} now
- */
-function expiryValid(expiry, now) {
+/** `MM/YY` (also `MM/YYYY`, spaces tolerated); a card is good through the end of its month. */
+export function expiryValid(expiry: string, now: Date): boolean {
   const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(expiry);
   if (!match) return false;
-  const month = Number(match[1]);
-  const year = match[2].length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
+  const [, monthText = "", yearText = ""] = match;
+  const month = Number(monthText);
+  const year = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText);
   if (month < 1 || month > 12) return false;
   return year * 12 + month >= now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
 }
 
-/**
- * @param {unknown} value
- * @param {string} field
- * @returns {string}
- */
-function requireString(value, field) {
+function requireString(value: unknown, field: string): string {
   if (typeof value !== "string") throw jsonError(400, `${field} must be a string`);
   return value;
 }
 
-/**
- * @param {unknown} raw
- * @returns {FormConfig}
- */
-function readConfig(raw) {
+function readConfig(raw: unknown): FormConfig {
   if (raw === undefined || raw === null) return {};
   if (!isPlainObject(raw)) throw jsonError(400, "config must be an object");
-  /** @type {FormConfig} */
-  const config = {};
-  for (const field of /** @type {const} */ (["customerId", "id", "reportGroup"])) {
+  const config: FormConfig = {};
+  for (const field of ["customerId", "id", "reportGroup"] as const) {
     const value = raw[field];
     if (value === undefined || value === null) continue;
     const str = requireString(value, `config.${field}`);
@@ -84,10 +68,8 @@ function readConfig(raw) {
  * The origin whose host must be a registered domain. Browsers set `Origin`; when it is the
  * sandbox itself, the request comes from our own frame and the parent page's origin (which the
  * frame page was checked against when it was served) travels in the body.
- * @param {Context} ctx
- * @param {Record<string, unknown>} body
  */
-function effectiveOrigin(ctx, body) {
+function effectiveOrigin(ctx: Context, body: Record<string, unknown>): string {
   const header = ctx.req.headers.origin;
   if (!header || header === "null") {
     throw jsonError(403, "An Origin header from a registered domain is required: the form API is called from browsers");
@@ -105,11 +87,8 @@ function effectiveOrigin(ctx, body) {
   return body.origin;
 }
 
-/**
- * `POST /api/v1/forms`
- * @param {Context} ctx
- */
-function createForm(ctx) {
+/** `POST /api/v1/forms` */
+export function createForm(ctx: Context): void {
   const { store } = ctx;
   const parsed = parseJson(ctx.body);
   if (!parsed.ok) throw jsonError(400, "Malformed JSON body");
@@ -124,15 +103,14 @@ function createForm(ctx) {
   }
 
   if (!isPlainObject(body.card)) throw jsonError(400, "card must be an object with number, cvv and expiry");
-  const card = {
+  const card: CardInput = {
     number: requireString(body.card.number, "card.number"),
     cvv: requireString(body.card.cvv, "card.cvv"),
     expiry: requireString(body.card.expiry, "card.expiry"),
   };
   const config = readConfig(body.config);
   if (body.scanned !== undefined && typeof body.scanned !== "boolean") throw jsonError(400, "scanned must be a boolean");
-  /** @type {string} */
-  let formId = crypto.randomUUID();
+  let formId: string = crypto.randomUUID();
   if (body.formId !== undefined) {
     if (!isUuidV4(body.formId)) throw jsonError(400, "formId must be a UUIDv4");
     formId = body.formId.toLowerCase();
@@ -158,14 +136,11 @@ function createForm(ctx) {
   sendJson(ctx.res, 200, { formId, responseCode: code });
 }
 
-/**
- * `GET /api/v1/<processor>/form/<form_id>`
- * @param {Context} ctx
- */
-function exchangeForm(ctx) {
+/** `GET /api/v1/<processor>/form/<form_id>` */
+export function exchangeForm(ctx: Context): void {
   const { store } = ctx;
   const { account } = requireApiKey(store, ctx.req, "token:exchange");
-  const [processorName, formId] = ctx.params;
+  const [processorName = "", formId = ""] = ctx.params;
   if (!PROCESSORS.has(processorName)) throw jsonError(404, `Unknown processor: ${processorName.slice(0, 100)}`);
 
   const form = isUuidV4(formId) ? store.forms.get(formId.toLowerCase()) : undefined;
@@ -197,5 +172,3 @@ function exchangeForm(ctx) {
   }
   throw jsonError(402, "Tokenization failed", { processorResponse: txn.response, processorMessage: txn.message });
 }
-
-module.exports = { createForm, exchangeForm, validateCard, expiryValid, DEFAULT_REPORT_GROUP, LIMITS };

@@ -1,6 +1,3 @@
-// @ts-check
-"use strict";
-
 /**
  * Source of `GET /client.js`, the script merchants include. It runs in the merchant's page, so
  * it is plain ES2017 in an IIFE, exposing only `window.ServiceScan.Form`.
@@ -15,10 +12,8 @@
  * frame accepts them only from the parent origin it was opened for and posts only to it.
  */
 
-/**
- * @param {string} fallbackOrigin used when the browser cannot tell where the script came from
- */
-function clientScript(fallbackOrigin) {
+/** @param fallbackOrigin used when the browser cannot tell where the script came from */
+export function clientScript(fallbackOrigin: string): string {
   return `/* ServiceScan hosted card form client (servicescan-sandbox) */
 (function () {
   "use strict";
@@ -188,5 +183,3 @@ function clientScript(fallbackOrigin) {
 })();
 `;
 }
-
-module.exports = { clientScript };

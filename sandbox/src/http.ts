@@ -1,22 +1,23 @@
-// @ts-check
-"use strict";
+import type { IncomingMessage, ServerResponse } from "node:http";
 
-/** @typedef {import("node:http").IncomingMessage} IncomingMessage */
-/** @typedef {import("node:http").ServerResponse} ServerResponse */
-/** @typedef {Record<string, string | number | string[]>} Headers */
+export type Headers = Record<string, string | number | string[]>;
 
-const BODY_LIMIT_BYTES = 1024 * 1024;
+export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * Thrown by handlers to answer with a specific status and body. Anything else that is thrown
  * becomes a 500 without details, so only HttpError bodies ever reach a client.
  */
-class HttpError extends Error {
-  /**
-   * @param {number} status
-   * @param {{ json?: unknown, text?: string, headers?: Headers }} body
-   */
-  constructor(status, body) {
+export class HttpError extends Error {
+  readonly status: number;
+  readonly json: unknown;
+  readonly text: string | undefined;
+  readonly headers: Headers;
+
+  constructor(
+    status: number,
+    body: { json?: unknown; text?: string; headers?: Headers },
+  ) {
     super(body.text ?? (isErrorBody(body.json) ? body.json.error : `HTTP ${status}`));
     this.name = "HttpError";
     this.status = status;
@@ -26,38 +27,19 @@ class HttpError extends Error {
   }
 }
 
-/**
- * @param {unknown} body
- * @returns {body is { error: string }}
- */
-function isErrorBody(body) {
-  return typeof body === "object" && body !== null && typeof (/** @type {any} */ (body).error) === "string";
+function isErrorBody(body: unknown): body is { error: string } {
+  return typeof body === "object" && body !== null && "error" in body && typeof body.error === "string";
 }
 
-/**
- * @param {number} status
- * @param {string} message
- * @param {Record<string, unknown>} [extra]
- */
-function jsonError(status, message, extra) {
+export function jsonError(status: number, message: string, extra?: Record<string, unknown>): HttpError {
   return new HttpError(status, { json: { error: message, ...extra } });
 }
 
-/**
- * @param {number} status
- * @param {string} text
- */
-function textError(status, text) {
+export function textError(status: number, text: string): HttpError {
   return new HttpError(status, { text });
 }
 
-/**
- * @param {ServerResponse} res
- * @param {number} status
- * @param {unknown} body
- * @param {Headers} [headers]
- */
-function sendJson(res, status, body, headers = {}) {
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Headers = {}): void {
   const payload = Buffer.from(JSON.stringify(body));
   res.writeHead(status, {
     "Content-Type": "application/json; charset=utf-8",
@@ -68,44 +50,28 @@ function sendJson(res, status, body, headers = {}) {
   res.end(payload);
 }
 
-/**
- * @param {ServerResponse} res
- * @param {number} status
- * @param {string | Buffer} body
- * @param {string} contentType
- * @param {Headers} [headers]
- */
-function sendBody(res, status, body, contentType, headers = {}) {
+export function sendBody(
+  res: ServerResponse,
+  status: number,
+  body: string | Buffer,
+  contentType: string,
+  headers: Headers = {},
+): void {
   const payload = typeof body === "string" ? Buffer.from(body) : body;
   res.writeHead(status, { "Content-Type": contentType, "Content-Length": payload.length, ...headers });
   res.end(payload);
 }
 
-/**
- * @param {ServerResponse} res
- * @param {number} status
- * @param {string} text
- * @param {Headers} [headers]
- */
-function sendText(res, status, text, headers = {}) {
+export function sendText(res: ServerResponse, status: number, text: string, headers: Headers = {}): void {
   sendBody(res, status, text, "text/plain; charset=utf-8", { "Cache-Control": "no-store", ...headers });
 }
 
-/**
- * @param {ServerResponse} res
- * @param {Headers} [headers]
- */
-function sendNoContent(res, headers = {}) {
+export function sendNoContent(res: ServerResponse, headers: Headers = {}): void {
   res.writeHead(204, headers);
   res.end();
 }
 
-/**
- * @param {ServerResponse} res
- * @param {HttpError} error
- * @param {Headers} [headers]
- */
-function sendHttpError(res, error, headers = {}) {
+export function sendHttpError(res: ServerResponse, error: HttpError, headers: Headers = {}): void {
   const all = { ...headers, ...error.headers };
   if (error.text !== undefined) sendText(res, error.status, error.text, all);
   else sendJson(res, error.status, error.json ?? {}, all);
@@ -114,11 +80,8 @@ function sendHttpError(res, error, headers = {}) {
 /**
  * Reads the whole request body, refusing more than `limit` bytes. A body that is too large is
  * still drained (up to a hard cap) so the client reads our 413 instead of a reset connection.
- * @param {IncomingMessage} req
- * @param {number} [limit]
- * @returns {Promise<Buffer>}
  */
-function readBody(req, limit = BODY_LIMIT_BYTES) {
+export function readBody(req: IncomingMessage, limit: number = BODY_LIMIT_BYTES): Promise<Buffer> {
   const tooLarge = () =>
     new HttpError(413, { json: { error: "Request body too large" }, headers: { Connection: "close" } });
   const declared = Number(req.headers["content-length"]);
@@ -127,12 +90,10 @@ function readBody(req, limit = BODY_LIMIT_BYTES) {
     return Promise.reject(tooLarge());
   }
   return new Promise((resolve, reject) => {
-    /** @type {Buffer[]} */
-    const chunks = [];
+    const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    /** @param {Buffer} chunk */
-    const onData = (chunk) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
         settled = true;
@@ -162,23 +123,17 @@ function readBody(req, limit = BODY_LIMIT_BYTES) {
 /**
  * Discards the rest of an oversized body; past 16× the limit the client is clearly not
  * listening, so the socket is dropped.
- * @param {IncomingMessage} req
- * @param {number} limit
  */
-function drain(req, limit) {
+function drain(req: IncomingMessage, limit: number): void {
   let discarded = 0;
-  req.on("data", (chunk) => {
+  req.on("data", (chunk: Buffer) => {
     discarded += chunk.length;
     if (discarded > limit * 16) req.socket.destroy();
   });
   req.resume();
 }
 
-/**
- * @param {Buffer} body
- * @returns {{ ok: true, value: unknown } | { ok: false }}
- */
-function parseJson(body) {
+export function parseJson(body: Buffer): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(body.toString("utf8")) };
   } catch {
@@ -186,28 +141,10 @@ function parseJson(body) {
   }
 }
 
-/**
- * Media type of the request without parameters, lower-cased ("" when absent).
- * @param {IncomingMessage} req
- */
-function mediaType(req) {
+/** Media type of the request without parameters, lower-cased ("" when absent). */
+export function mediaType(req: IncomingMessage): string {
   return String(req.headers["content-type"] ?? "")
     .split(";")[0]
     .trim()
     .toLowerCase();
 }
-
-module.exports = {
-  BODY_LIMIT_BYTES,
-  HttpError,
-  jsonError,
-  textError,
-  sendJson,
-  sendBody,
-  sendText,
-  sendNoContent,
-  sendHttpError,
-  readBody,
-  parseJson,
-  mediaType,
-};

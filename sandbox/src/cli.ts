@@ -1,9 +1,6 @@
 #!/usr/bin/env node
-// @ts-check
-"use strict";
-
-const { startSandbox } = require("../src/index");
-const { TEST_CARDS } = require("../src/test-cards");
+import { startSandbox, type Sandbox } from "./index";
+import { TEST_CARDS } from "./test-cards";
 
 const USAGE = `Usage: servicescan-sandbox [options]
 
@@ -23,15 +20,19 @@ Environment:
   SERVICESCAN_SANDBOX_SECRET_KEY   override the demo account's keys
 `;
 
-/**
- * @param {string[]} argv
- * @returns {{ help: true } | { help: false, port: number, host: string, proofDelayMs?: number, fraudLabel?: "invalid" | "fraud", quiet: boolean }}
- */
-function parseArgs(argv) {
-  /** @type {{ port: number, host: string, proofDelayMs?: number, fraudLabel?: "invalid" | "fraud", quiet: boolean }} */
-  const out = { port: 4010, host: "127.0.0.1", quiet: false };
+interface CliOptions {
+  port: number;
+  host: string;
+  proofDelayMs?: number;
+  fraudLabel?: "invalid" | "fraud";
+  quiet: boolean;
+}
+
+function parseArgs(argv: string[]): ({ help: true } | ({ help: false } & CliOptions)) {
+  const out: CliOptions = { port: 4010, host: "127.0.0.1", quiet: false };
   for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].startsWith("--") && argv[i].includes("=") ? argv[i].split(/=(.*)/s, 2) : [argv[i], undefined];
+    const arg = argv[i] ?? "";
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s, 2) : [arg, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (v === undefined || v === "") throw new Error(`${flag} needs a value`);
@@ -67,13 +68,13 @@ function parseArgs(argv) {
         out.quiet = true;
         break;
       default:
-        throw new Error(`unknown option: ${argv[i]}`);
+        throw new Error(`unknown option: ${arg}`);
     }
   }
   return { help: false, ...out };
 }
 
-async function main() {
+async function main(): Promise<void> {
   let args;
   try {
     args = parseArgs(process.argv.slice(2));
@@ -86,7 +87,7 @@ async function main() {
     return;
   }
   const quiet = args.quiet;
-  let sandbox;
+  let sandbox: Sandbox;
   try {
     sandbox = await startSandbox({
       port: args.port,
@@ -100,7 +101,7 @@ async function main() {
       },
     });
   } catch (error) {
-    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+    const code = error instanceof Error && "code" in error ? error.code : undefined;
     const reason = code === "EADDRINUSE" ? `port ${args.port} is already in use (try --port 0)` : String(error instanceof Error ? error.message : error);
     process.stderr.write(`servicescan-sandbox: cannot start: ${reason}\n`);
     process.exit(1);
@@ -108,14 +109,13 @@ async function main() {
 
   // Before the banner: whoever reads "listening on" may signal us straight away.
   let stopping = false;
-  /** @param {NodeJS.Signals} signal */
-  const stop = (signal) => {
+  const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`\n${signal} received, stopping the sandbox\n`);
     sandbox.close().then(
       () => process.exit(0),
-      (error) => {
+      (error: unknown) => {
         process.stderr.write(`servicescan-sandbox: error while stopping: ${error}\n`);
         process.exit(1);
       },
@@ -153,7 +153,6 @@ async function main() {
       ``,
     ].join("\n") + "\n",
   );
-
 }
 
-main();
+void main();

@@ -1,31 +1,20 @@
-// @ts-check
-"use strict";
+import * as crypto from "node:crypto";
+import { checkKey, originAllowed } from "./auth";
+import { sendBody } from "./http";
+import type { Context } from "./server";
+import { TEST_CARDS } from "./test-cards";
 
-const crypto = require("node:crypto");
-const { checkKey, originAllowed } = require("./auth");
-const { sendBody } = require("./http");
-const { TEST_CARDS } = require("./test-cards");
-
-/** @typedef {import("./server").Context} Context */
-
-/** @param {string} value */
-function escapeHtml(value) {
+export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/**
- * JSON that is safe inside a <script> element.
- * @param {unknown} value
- */
-function scriptJson(value) {
+/** JSON that is safe inside a <script> element. */
+function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
-/**
- * @param {string | null} raw
- * @returns {string | null} the origin, when `raw` is exactly an http(s) origin
- */
-function parseOrigin(raw) {
+/** @returns the origin, when `raw` is exactly an http(s) origin */
+export function parseOrigin(raw: string | null): string | null {
   if (!raw) return null;
   try {
     const url = new URL(raw);
@@ -193,11 +182,10 @@ const SCRIPT = `
 })();
 `;
 
-/**
- * @param {{ key: string, parentOrigin: string, uiVersion: string, showExplanation: boolean, showResult: boolean }} options
- * @param {string} nonce
- */
-function formHtml(options, nonce) {
+function formHtml(
+  options: { key: string; parentOrigin: string; uiVersion: string; showExplanation: boolean; showResult: boolean },
+  nonce: string,
+): string {
   const config = { key: options.key, parentOrigin: options.parentOrigin, showResult: options.showResult };
   const cards = TEST_CARDS.map(
     (c) => `<option value="${c.number}" data-brand="${escapeHtml(c.brand)}">${escapeHtml(`${c.brand} ${c.number.slice(-4)} (${c.outcome})`)}</option>`,
@@ -249,14 +237,8 @@ function formHtml(options, nonce) {
 `;
 }
 
-/**
- * An error page shown inside the merchant's iframe, telling the page why the form is missing.
- * @param {string} title
- * @param {string} detail
- * @param {string | null} parentOrigin
- * @param {string} nonce
- */
-function errorHtml(title, detail, parentOrigin, nonce) {
+/** An error page shown inside the merchant's iframe, telling the page why the form is missing. */
+function errorHtml(title: string, detail: string, parentOrigin: string | null, nonce: string): string {
   const notify = parentOrigin
     ? `<script nonce="${nonce}">window.parent.postMessage({ type: "servicescan:error", message: ${scriptJson(`${title}: ${detail}`)} }, ${scriptJson(parentOrigin)});</script>`
     : "";
@@ -275,11 +257,7 @@ function errorHtml(title, detail, parentOrigin, nonce) {
 `;
 }
 
-/**
- * @param {string} nonce
- * @param {string | null} frameAncestor
- */
-function csp(nonce, frameAncestor) {
+function csp(nonce: string, frameAncestor: string | null): string {
   return [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
@@ -291,20 +269,12 @@ function csp(nonce, frameAncestor) {
   ].join("; ");
 }
 
-/**
- * `GET /form/frame?key=…&origin=…`: the card form, framable only by the registered parent origin.
- * @param {Context} ctx
- */
-function framePage(ctx) {
+/** `GET /form/frame?key=…&origin=…`: the card form, framable only by the registered parent origin. */
+export function framePage(ctx: Context): void {
   const q = ctx.url.searchParams;
   const nonce = crypto.randomBytes(16).toString("base64");
   const parentOrigin = parseOrigin(q.get("origin"));
-  /**
-   * @param {number} status
-   * @param {string} title
-   * @param {string} detail
-   */
-  const fail = (status, title, detail) =>
+  const fail = (status: number, title: string, detail: string) =>
     sendBody(ctx.res, status, errorHtml(title, detail, parentOrigin, nonce), "text/html; charset=utf-8", {
       "Content-Security-Policy": csp(nonce, null),
       "Cache-Control": "no-store",
@@ -334,5 +304,3 @@ function framePage(ctx) {
     "Referrer-Policy": "no-referrer",
   });
 }
-
-module.exports = { framePage, parseOrigin, escapeHtml };

@@ -1,26 +1,18 @@
-// @ts-check
-"use strict";
+import type { IncomingMessage } from "node:http";
+import { jsonError, textError } from "./http";
+import type { Account, ApiKey, Permission, Store } from "./store";
 
-const { textError, jsonError } = require("./http");
+export const MISSING_KEY = "An API key is required for authentication";
+export const INVALID_KEY = "Invalid API key provided";
+export const INVALID_PERMISSIONS = "Key has invalid permissions";
 
-/** @typedef {import("./store").Store} Store */
-/** @typedef {import("./store").Permission} Permission */
-/** @typedef {import("./store").ApiKey} ApiKey */
-/** @typedef {import("./store").Account} Account */
-
-const MISSING_KEY = "An API key is required for authentication";
-const INVALID_KEY = "Invalid API key provided";
-const INVALID_PERMISSIONS = "Key has invalid permissions";
+export type KeyCheck = { ok: true; key: ApiKey; account: Account } | { ok: false; status: 401 | 403; message: string };
 
 /**
  * Looks a key up the way the service does for every `X-API-KEY` endpoint and returns a
  * description of the failure, so header and body-key callers can render it their own way.
- * @param {Store} store
- * @param {string | undefined} value
- * @param {Permission} permission
- * @returns {{ ok: true, key: ApiKey, account: Account } | { ok: false, status: 401 | 403, message: string }}
  */
-function checkKey(store, value, permission) {
+export function checkKey(store: Store, value: string | undefined, permission: Permission): KeyCheck {
   if (value === undefined || value === "") return { ok: false, status: 401, message: MISSING_KEY };
   if (store.faults.keyLookup === "fail") return { ok: false, status: 403, message: INVALID_KEY };
   const key = store.keys.get(value);
@@ -30,26 +22,16 @@ function checkKey(store, value, permission) {
   return { ok: true, key, account };
 }
 
-/**
- * Authenticates an `X-API-KEY` request; failures are the spec's plain-text bodies.
- * @param {Store} store
- * @param {import("node:http").IncomingMessage} req
- * @param {Permission} permission
- */
-function requireApiKey(store, req, permission) {
+/** Authenticates an `X-API-KEY` request; failures are the spec's plain-text bodies. */
+export function requireApiKey(store: Store, req: IncomingMessage, permission: Permission): { key: ApiKey; account: Account } {
   const header = req.headers["x-api-key"];
   const result = checkKey(store, Array.isArray(header) ? header[0] : header, permission);
   if (!result.ok) throw textError(result.status, result.message);
   return result;
 }
 
-/**
- * Same checks for the form API, whose key travels in the JSON body; it answers JSON errors.
- * @param {Store} store
- * @param {string} value
- * @param {Permission} permission
- */
-function requireBodyKey(store, value, permission) {
+/** Same checks for the form API, whose key travels in the JSON body; it answers JSON errors. */
+export function requireBodyKey(store: Store, value: string, permission: Permission): { key: ApiKey; account: Account } {
   const result = checkKey(store, value, permission);
   if (!result.ok) throw jsonError(result.status, result.message);
   return result;
@@ -58,10 +40,9 @@ function requireBodyKey(store, value, permission) {
 /**
  * Registered domains are host names, optionally `*.`-prefixed for subdomains and optionally with
  * a `:port`; without a port any port matches (so `localhost` covers every dev server).
- * @param {string} domain
- * @returns {string | null} the normalized domain, or null when it is not one
+ * @returns the normalized domain, or null when it is not one
  */
-function normalizeDomain(domain) {
+export function normalizeDomain(domain: string): string | null {
   const trimmed = domain.trim().toLowerCase();
   const match = /^(\*\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/.exec(trimmed);
   if (!match) return null;
@@ -69,12 +50,8 @@ function normalizeDomain(domain) {
   return trimmed;
 }
 
-/**
- * @param {Account} account
- * @param {string} origin
- */
-function originAllowed(account, origin) {
-  let url;
+export function originAllowed(account: Account, origin: string): boolean {
+  let url: URL;
   try {
     url = new URL(origin);
   } catch {
@@ -89,14 +66,3 @@ function originAllowed(account, origin) {
     return wildcard ? host.endsWith(`.${name}`) : host === name;
   });
 }
-
-module.exports = {
-  MISSING_KEY,
-  INVALID_KEY,
-  INVALID_PERMISSIONS,
-  checkKey,
-  requireApiKey,
-  requireBodyKey,
-  normalizeDomain,
-  originAllowed,
-};

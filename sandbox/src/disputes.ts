@@ -1,54 +1,42 @@
-// @ts-check
-"use strict";
-
-const crypto = require("node:crypto");
-const { HttpError, jsonError, textError, parseJson, sendJson, sendBody, mediaType } = require("./http");
-const { requireApiKey } = require("./auth");
-const { isUuidV4 } = require("./util");
-const { scanImage } = require("./jpeg");
-
-/** @typedef {import("./server").Context} Context */
-/** @typedef {import("./store").Store} Store */
-/** @typedef {import("./store").Scan} Scan */
-/** @typedef {import("./store").ProofRequest} ProofRequest */
-/** @typedef {import("./store").GroundTruth} GroundTruth */
+import * as crypto from "node:crypto";
+import { requireApiKey } from "./auth";
+import { HttpError, jsonError, mediaType, parseJson, sendBody, sendJson, textError } from "./http";
+import { scanImage } from "./jpeg";
+import type { Context } from "./server";
+import type { GroundTruth, ProofRequest, Scan, Store } from "./store";
+import { isUuidV4 } from "./util";
 
 /** The auto-labeller's only rule: scans of this card are true fraud. */
-const FRAUD_CARD = "4000000000000259";
+export const FRAUD_CARD = "4000000000000259";
 
 const EMPTY_BODY = "Invalid request. Empty body";
 const INVALID_SCAN_IDS = "Invalid request. At least one of the provided scan IDs is not valid";
 const INVALID_SCAN_ID = "Invalid request. Provided scan ID is not valid";
 
-/**
- * @param {Scan} scan
- * @returns {GroundTruth}
- */
-function labelByRule(scan) {
+export function labelByRule(scan: Scan): GroundTruth {
   return scan.cardNumber === FRAUD_CARD ? "invalid" : "valid";
 }
+
+interface KnownScan {
+  submitted: string;
+  scan: Scan;
+}
+
+export type ProofView =
+  | { status: "pending" }
+  | { status: "complete"; scans: ({ scanId: string; groundTruth: "valid"; image: string } | { scanId: string; groundTruth: "invalid" | "fraud" })[] };
 
 /**
  * Proof requests and scan labels: the state machine of the disputes API, shared by its HTTP
  * handlers and the control API so both complete proof requests the same way.
  */
-class Disputes {
-  /**
-   * @param {Store} store
-   */
-  constructor(store) {
-    this.store = store;
-    /** @type {Map<string, NodeJS.Timeout>} */
-    this.timers = new Map();
-  }
+export class Disputes {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
 
-  /**
-   * @param {string} accountId
-   * @param {string[]} scanIds
-   */
-  createProofRequest(accountId, scanIds) {
-    /** @type {ProofRequest} */
-    const proof = {
+  constructor(private readonly store: Store) {}
+
+  createProofRequest(accountId: string, scanIds: string[]): ProofRequest {
+    const proof: ProofRequest = {
       id: crypto.randomUUID(),
       accountId,
       scanIds: uniqueIds(scanIds),
@@ -71,28 +59,26 @@ class Disputes {
   /**
    * The scans of a proof request that exist and belong to its account, with the id as submitted;
    * ids the account does not own are dropped, as if they had never been scanned.
-   * @param {ProofRequest} proof
-   * @returns {{ submitted: string, scan: Scan }[]}
    */
-  knownScans(proof) {
+  private knownScans(proof: ProofRequest): KnownScan[] {
     return proof.scanIds.flatMap((submitted) => {
       const scan = this.store.scans.get(submitted.toLowerCase());
       return scan && scan.accountId === proof.accountId ? [{ submitted, scan }] : [];
     });
   }
 
-  /** @param {ProofRequest} proof */
-  completeIfLabelled(proof) {
+  private completeIfLabelled(proof: ProofRequest): void {
     if (proof.status !== "pending") return;
-    const known = this.knownScans(proof);
-    if (known.every(({ scan }) => scan.groundTruth !== null)) this.finish(proof, known);
+    const results: NonNullable<ProofRequest["results"]> = [];
+    for (const { submitted, scan } of this.knownScans(proof)) {
+      if (scan.groundTruth === null) return;
+      results.push({ scanId: submitted, groundTruth: scan.groundTruth });
+    }
+    this.finish(proof, results);
   }
 
-  /**
-   * Finishes processing now, labelling the still-unlabelled scans by the test-card rule.
-   * @param {ProofRequest} proof
-   */
-  completeNow(proof) {
+  /** Finishes processing now, labelling the still-unlabelled scans by the test-card rule. */
+  completeNow(proof: ProofRequest): void {
     if (proof.status !== "pending") return;
     for (const { scan } of this.knownScans(proof)) {
       if (scan.groundTruth === null) scan.groundTruth = labelByRule(scan);
@@ -102,44 +88,28 @@ class Disputes {
     this.afterLabelling(proof.accountId);
   }
 
-  /**
-   * @param {Scan} scan
-   * @param {GroundTruth} groundTruth
-   */
-  label(scan, groundTruth) {
+  label(scan: Scan, groundTruth: GroundTruth): void {
     scan.groundTruth = groundTruth;
     this.afterLabelling(scan.accountId);
   }
 
-  /** @param {string} accountId */
-  afterLabelling(accountId) {
+  private afterLabelling(accountId: string): void {
     for (const proof of this.store.proofRequests.values()) {
       if (proof.accountId === accountId) this.completeIfLabelled(proof);
     }
   }
 
-  /**
-   * Results are frozen here: relabelling a scan later does not rewrite a finished proof.
-   * @param {ProofRequest} proof
-   * @param {{ submitted: string, scan: Scan }[]} known
-   */
-  finish(proof, known) {
+  /** Results are frozen here: relabelling a scan later does not rewrite a finished proof. */
+  private finish(proof: ProofRequest, results: NonNullable<ProofRequest["results"]>): void {
     proof.status = "complete";
     proof.completedAt = new Date().toISOString();
-    proof.results = known.map(({ submitted, scan }) => ({
-      scanId: submitted,
-      groundTruth: /** @type {GroundTruth} */ (scan.groundTruth),
-    }));
+    proof.results = results;
     const timer = this.timers.get(proof.id);
     if (timer) clearTimeout(timer);
     this.timers.delete(proof.id);
   }
 
-  /**
-   * @param {ProofRequest} proof
-   * @param {string} baseUrl
-   */
-  render(proof, baseUrl) {
+  render(proof: ProofRequest, baseUrl: string): ProofView {
     if (proof.status === "pending" || !proof.results) return { status: "pending" };
     const negative = this.store.settings.fraudLabel;
     return {
@@ -152,18 +122,15 @@ class Disputes {
     };
   }
 
-  close() {
+  close(): void {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
   }
 }
 
-/**
- * Drops repeats (ids compare case-insensitively), keeping the first spelling and the order.
- * @param {string[]} ids
- */
-function uniqueIds(ids) {
-  const seen = new Set();
+/** Drops repeats (ids compare case-insensitively), keeping the first spelling and the order. */
+function uniqueIds(ids: string[]): string[] {
+  const seen = new Set<string>();
   return ids.filter((id) => {
     const key = id.toLowerCase();
     if (seen.has(key)) return false;
@@ -172,11 +139,8 @@ function uniqueIds(ids) {
   });
 }
 
-/**
- * `PUT /disputes/proofRequest`
- * @param {Context} ctx
- */
-function createProofRequest(ctx) {
+/** `PUT /disputes/proofRequest` */
+export function createProofRequest(ctx: Context): void {
   const { account } = requireApiKey(ctx.store, ctx.req, "disputes:write");
   // Like a JSON body parser, anything not declared JSON is not read at all, so it is "empty".
   const declaredJson = mediaType(ctx.req) === "application/json";
@@ -187,30 +151,24 @@ function createProofRequest(ctx) {
   const ids = parsed.value;
   if (ids === null || (Array.isArray(ids) && ids.length === 0)) throw jsonError(400, EMPTY_BODY);
   if (!Array.isArray(ids) || !ids.every(isUuidV4)) throw jsonError(400, INVALID_SCAN_IDS);
-  const proof = ctx.services.disputes.createProofRequest(account.id, /** @type {string[]} */ (ids));
+  const proof = ctx.services.disputes.createProofRequest(account.id, ids);
   sendJson(ctx.res, 200, { id: proof.id });
 }
 
-/**
- * `GET /disputes/proof/<id>`
- * @param {Context} ctx
- */
-function getProof(ctx) {
+/** `GET /disputes/proof/<id>` */
+export function getProof(ctx: Context): void {
   const { account } = requireApiKey(ctx.store, ctx.req, "disputes:read");
-  const proof = ctx.store.proofRequests.get(ctx.params[0]);
+  const proof = ctx.store.proofRequests.get(ctx.params[0] ?? "");
   if (!proof) throw jsonError(404, "Proof request not found");
   if (proof.accountId !== account.id) throw jsonError(403, "Forbidden");
   sendJson(ctx.res, 200, ctx.services.disputes.render(proof, ctx.baseUrl));
 }
 
-/**
- * `GET /disputes/image/<scan_id>.jpg`
- * @param {Context} ctx
- */
-function getImage(ctx) {
+/** `GET /disputes/image/<scan_id>.jpg` */
+export function getImage(ctx: Context): void {
   const { store } = ctx;
   const { account } = requireApiKey(store, ctx.req, "images:read");
-  const file = ctx.params[0];
+  const file = ctx.params[0] ?? "";
   const scanId = file.endsWith(".jpg") ? file.slice(0, -4) : file;
   if (!file.endsWith(".jpg") || !isUuidV4(scanId)) throw jsonError(400, INVALID_SCAN_ID);
   if (store.faults.ownershipCheck === "fail") throw textError(400, "Bad Request");
@@ -223,5 +181,3 @@ function getImage(ctx) {
     "Cache-Control": "private, no-store",
   });
 }
-
-module.exports = { Disputes, createProofRequest, getProof, getImage, labelByRule, FRAUD_CARD };

@@ -1,41 +1,22 @@
-// @ts-check
-"use strict";
-
-const { jsonError, parseJson, sendJson, sendNoContent } = require("./http");
-const { normalizeDomain } = require("./auth");
-const { ALL_PERMISSIONS } = require("./store");
-const { isPlainObject } = require("./util");
-const { forget } = require("./jpeg");
+import { normalizeDomain } from "./auth";
+import type { ProcessorCredentials } from "./cnp";
+import { jsonError, parseJson, sendJson, sendNoContent } from "./http";
+import { forget } from "./jpeg";
+import type { Context } from "./server";
+import { ALL_PERMISSIONS, KEY_KINDS, SERVICE_ROUTES, type Faults, type KeyKind, type Permission, type Scan } from "./store";
+import { isPlainObject } from "./util";
 
 /**
  * The control API (`/__sandbox/...`): no auth, JSON in and out, never subject to faults. It is
  * how tests and demos arrange accounts, label scans and inject failures.
  */
 
-/** @typedef {import("./server").Context} Context */
-/** @typedef {import("./store").KeyKind} KeyKind */
-/** @typedef {import("./store").Permission} Permission */
-
-const KEY_KINDS = ["shareable", "paymentToken", "secret"];
-const DEFAULT_DOMAINS = ["localhost", "127.0.0.1"];
+export const DEFAULT_DOMAINS: readonly string[] = ["localhost", "127.0.0.1"];
 const MAX_LATENCY_MS = 60_000;
 const MAX_DELAY_MS = 24 * 60 * 60 * 1000;
-/** Routes faults apply to; names as in GET /__sandbox/stats. */
-const SERVICE_ROUTE_NAMES = [
-  "forms.create",
-  "token.exchange",
-  "cnp.online",
-  "disputes.proofRequest.create",
-  "disputes.proof.get",
-  "disputes.image.get",
-];
 
-/**
- * An empty body counts as `{}` so that bodiless POSTs work from curl.
- * @param {Context} ctx
- * @returns {Record<string, unknown>}
- */
-function jsonObject(ctx) {
+/** An empty body counts as `{}` so that bodiless POSTs work from curl. */
+function jsonObject(ctx: Context): Record<string, unknown> {
   if (ctx.body.toString("utf8").trim() === "") return {};
   const parsed = parseJson(ctx.body);
   if (!parsed.ok) throw jsonError(400, "Malformed JSON body");
@@ -43,57 +24,44 @@ function jsonObject(ctx) {
   return parsed.value;
 }
 
-/**
- * @param {Record<string, unknown>} body
- * @param {string[]} allowed
- */
-function rejectUnknownFields(body, allowed) {
+function rejectUnknownFields(body: Record<string, unknown>, allowed: readonly string[]): void {
   const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
   if (unknown.length > 0) throw jsonError(400, `Unknown field: ${unknown[0]} (allowed: ${allowed.join(", ")})`);
 }
 
-/**
- * @param {unknown} value
- * @param {string} field
- */
-function nonEmptyString(value, field) {
+function nonEmptyString(value: unknown, field: string): string {
   if (typeof value !== "string" || value.trim() === "") throw jsonError(400, `${field} must be a non-empty string`);
   return value;
 }
 
-/**
- * @param {unknown} value
- * @param {string} field
- * @param {number} min
- * @param {number} max
- */
-function numberIn(value, field, min, max) {
+function numberIn(value: unknown, field: string, min: number, max: number): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max) {
     throw jsonError(400, `${field} must be a number from ${min} to ${max}`);
   }
   return value;
 }
 
-/** @param {Context} ctx */
-function health(ctx) {
+function isOneOf<T extends string>(value: unknown, allowed: readonly T[]): value is T {
+  return typeof value === "string" && (allowed as readonly string[]).includes(value);
+}
+
+export function health(ctx: Context): void {
   sendJson(ctx.res, 200, { ok: true });
 }
 
-/** @param {Context} ctx */
-function createAccount(ctx) {
+export function createAccount(ctx: Context): void {
   const body = jsonObject(ctx);
   rejectUnknownFields(body, ["domains", "processor"]);
   let domains = DEFAULT_DOMAINS;
   if (body.domains !== undefined) {
     if (!Array.isArray(body.domains)) throw jsonError(400, "domains must be an array of host names");
-    domains = body.domains.map((d, i) => {
+    domains = body.domains.map((d: unknown, i) => {
       const normalized = typeof d === "string" ? normalizeDomain(d) : null;
       if (!normalized) throw jsonError(400, `domains[${i}] must be a host name like shop.example, *.shop.example or localhost:3000`);
       return normalized;
     });
   }
-  /** @type {import("./store").ProcessorCredentials | undefined} */
-  let processor;
+  let processor: ProcessorCredentials | undefined;
   if (body.processor !== undefined) {
     const p = body.processor;
     if (!isPlainObject(p)) throw jsonError(400, "processor must be an object with merchantId, user and password");
@@ -118,34 +86,31 @@ function createAccount(ctx) {
   });
 }
 
-/** @param {Context} ctx */
-function createKey(ctx) {
-  const account = ctx.store.accounts.get(ctx.params[0]);
+export function createKey(ctx: Context): void {
+  const account = ctx.store.accounts.get(ctx.params[0] ?? "");
   if (!account) throw jsonError(404, "Account not found");
   const body = jsonObject(ctx);
   rejectUnknownFields(body, ["kind", "permissions"]);
-  if (typeof body.kind !== "string" || !KEY_KINDS.includes(body.kind)) {
-    throw jsonError(400, `kind must be one of ${KEY_KINDS.join(", ")}`);
-  }
-  /** @type {Permission[] | undefined} */
-  let permissions;
+  const kind = body.kind;
+  if (!isOneOf<KeyKind>(kind, KEY_KINDS)) throw jsonError(400, `kind must be one of ${KEY_KINDS.join(", ")}`);
+  let permissions: Permission[] | undefined;
   if (body.permissions !== undefined) {
-    if (!Array.isArray(body.permissions) || !body.permissions.every((p) => ALL_PERMISSIONS.includes(p))) {
+    const list: unknown = body.permissions;
+    if (!Array.isArray(list) || !list.every((p): p is Permission => isOneOf(p, ALL_PERMISSIONS))) {
       throw jsonError(400, `permissions must be an array of: ${ALL_PERMISSIONS.join(", ")}`);
     }
-    permissions = body.permissions;
+    permissions = list;
   }
-  const key = ctx.store.createKey(account.id, /** @type {KeyKind} */ (body.kind), { permissions });
+  const key = ctx.store.createKey(account.id, kind, { permissions });
   sendJson(ctx.res, 201, { key: key.value, kind: key.kind, permissions: key.permissions });
 }
 
-/** @param {Context} ctx */
-function createScan(ctx) {
+export function createScan(ctx: Context): void {
   const body = jsonObject(ctx);
   rejectUnknownFields(body, ["accountId", "cardNumber"]);
   const accountId = nonEmptyString(body.accountId, "accountId");
   if (!ctx.store.accounts.has(accountId)) throw jsonError(404, "Account not found");
-  let cardNumber = null;
+  let cardNumber: string | null = null;
   if (body.cardNumber !== undefined) {
     if (typeof body.cardNumber !== "string" || !/^\d{12,19}$/.test(body.cardNumber)) {
       throw jsonError(400, "cardNumber must be a string of 12 to 19 digits");
@@ -156,15 +121,13 @@ function createScan(ctx) {
   sendJson(ctx.res, 201, { scanId: scan.id });
 }
 
-/** @param {Context} ctx */
-function findScan(ctx) {
-  const scan = ctx.store.scans.get(ctx.params[0].toLowerCase());
+function findScan(ctx: Context): Scan {
+  const scan = ctx.store.scans.get((ctx.params[0] ?? "").toLowerCase());
   if (!scan) throw jsonError(404, "Scan not found");
   return scan;
 }
 
-/** @param {Context} ctx */
-function labelScan(ctx) {
+export function labelScan(ctx: Context): void {
   const scan = findScan(ctx);
   const body = jsonObject(ctx);
   rejectUnknownFields(body, ["groundTruth"]);
@@ -175,24 +138,21 @@ function labelScan(ctx) {
   sendJson(ctx.res, 200, { scanId: scan.id, groundTruth: label });
 }
 
-/** @param {Context} ctx */
-function deleteImage(ctx) {
+export function deleteImage(ctx: Context): void {
   const scan = findScan(ctx);
   scan.imageDeleted = true;
   forget(scan.id);
   sendNoContent(ctx.res);
 }
 
-/** @param {Context} ctx */
-function completeProofRequest(ctx) {
-  const proof = ctx.store.proofRequests.get(ctx.params[0]);
+export function completeProofRequest(ctx: Context): void {
+  const proof = ctx.store.proofRequests.get(ctx.params[0] ?? "");
   if (!proof) throw jsonError(404, "Proof request not found");
   ctx.services.disputes.completeNow(proof);
   sendJson(ctx.res, 200, { id: proof.id, status: proof.status });
 }
 
-/** @param {Context} ctx */
-function listProofRequests(ctx) {
+export function listProofRequests(ctx: Context): void {
   const accountId = ctx.url.searchParams.get("accountId");
   const items = [...ctx.store.proofRequests.values()]
     .filter((p) => !accountId || p.accountId === accountId)
@@ -207,16 +167,14 @@ function listProofRequests(ctx) {
   sendJson(ctx.res, 200, { items, count: items.length });
 }
 
-/** @param {Context} ctx */
-function expireForm(ctx) {
-  const form = ctx.store.forms.get(ctx.params[0].toLowerCase());
+export function expireForm(ctx: Context): void {
+  const form = ctx.store.forms.get((ctx.params[0] ?? "").toLowerCase());
   if (!form) throw jsonError(404, "Form not found");
   form.expired = true;
   sendJson(ctx.res, 200, { formId: form.id, expired: true });
 }
 
-/** @param {Context} ctx */
-function listTransactions(ctx) {
+export function listTransactions(ctx: Context): void {
   const q = ctx.url.searchParams;
   const items = ctx.store.processor.listTransactions({
     type: q.get("type") ?? undefined,
@@ -226,45 +184,49 @@ function listTransactions(ctx) {
   sendJson(ctx.res, 200, { items, count: items.length });
 }
 
-/** @param {Context} ctx */
-function getStats(ctx) {
+export function getStats(ctx: Context): void {
   sendJson(ctx.res, 200, ctx.store.stats());
 }
 
-/** @param {Context} ctx */
-function resetStats(ctx) {
+export function resetStats(ctx: Context): void {
   ctx.store.resetStats();
   sendNoContent(ctx.res);
 }
 
-/** @param {Context} ctx */
-function getFaults(ctx) {
+export function getFaults(ctx: Context): void {
   sendJson(ctx.res, 200, ctx.store.faults);
 }
 
-/**
- * Validates everything before applying anything, then merges; `null` clears one fault.
- * @param {Context} ctx
- */
-function setFaults(ctx) {
+const FAULT_FIELDS = ["keyLookup", "ownershipCheck", "latencyMs", "errorRate", "resetRate", "dropResponse", "queryUnavailable"] as const;
+
+/** Validates everything before applying anything, then merges; `null` clears one fault. */
+export function setFaults(ctx: Context): void {
   const body = jsonObject(ctx);
-  rejectUnknownFields(body, ["keyLookup", "ownershipCheck", "latencyMs", "errorRate", "resetRate", "dropResponse"]);
-  /** @type {Record<string, unknown>} */
-  const next = { ...ctx.store.faults };
+  rejectUnknownFields(body, FAULT_FIELDS);
+  const next: Faults = { ...ctx.store.faults };
   for (const [field, value] of Object.entries(body)) {
+    if (!isOneOf(field, FAULT_FIELDS)) continue; // refused above
     if (value === null) {
       delete next[field];
       continue;
     }
-    if (field === "keyLookup" || field === "ownershipCheck") {
-      if (value !== "fail") throw jsonError(400, `${field} must be "fail" or null`);
-      next[field] = value;
-    } else if (field === "dropResponse") {
-      next[field] = dropResponseFault(value);
-    } else if (field === "latencyMs") {
-      next[field] = numberIn(value, field, 0, MAX_LATENCY_MS);
-    } else {
-      next[field] = numberIn(value, field, 0, 1);
+    switch (field) {
+      case "keyLookup":
+      case "ownershipCheck":
+        if (value !== "fail") throw jsonError(400, `${field} must be "fail" or null`);
+        next[field] = value;
+        break;
+      case "dropResponse":
+        next[field] = dropResponseFault(value);
+        break;
+      case "queryUnavailable":
+        next[field] = countFault(value, field);
+        break;
+      case "latencyMs":
+        next[field] = numberIn(value, field, 0, MAX_LATENCY_MS);
+        break;
+      default:
+        next[field] = numberIn(value, field, 0, 1);
     }
   }
   ctx.store.faults = next;
@@ -272,38 +234,43 @@ function setFaults(ctx) {
   sendJson(ctx.res, 200, next);
 }
 
-/**
- * `{ route?: <service route name>, count: 1..1000 }`: process that many requests, lose their answers.
- * @param {unknown} value
- */
-function dropResponseFault(value) {
-  if (!value || typeof value !== "object" || Array.isArray(value)) {
-    throw jsonError(400, "dropResponse must be an object { route?, count }");
-  }
-  const { route, count, ...rest } = /** @type {Record<string, unknown>} */ (value);
+/** `{ route?: <service route name>, count: 1..1000 }`: process that many requests, lose their answers. */
+function dropResponseFault(value: unknown): NonNullable<Faults["dropResponse"]> {
+  if (!isPlainObject(value)) throw jsonError(400, "dropResponse must be an object { route?, count }");
+  const { route, count, ...rest } = value;
   const unknown = Object.keys(rest);
   if (unknown.length) throw jsonError(400, `dropResponse has unknown field ${unknown[0]}`);
-  if (route !== undefined && !SERVICE_ROUTE_NAMES.includes(/** @type {string} */ (route))) {
-    throw jsonError(400, `dropResponse.route must be one of ${SERVICE_ROUTE_NAMES.join(", ")}`);
+  if (route !== undefined && !isOneOf(route, SERVICE_ROUTES)) {
+    throw jsonError(400, `dropResponse.route must be one of ${SERVICE_ROUTES.join(", ")}`);
   }
-  // A count of requests: 1.5 would drop two and leave -0.5 behind.
-  if (!Number.isInteger(count)) throw jsonError(400, "dropResponse.count must be a whole number from 1 to 1000");
-  return { ...(route === undefined ? {} : { route }), count: numberIn(count, "dropResponse.count", 1, 1000) };
+  return { ...(route === undefined ? {} : { route }), count: wholeCount(count, "dropResponse.count") };
 }
 
-/** @param {Context} ctx */
-function clearFaults(ctx) {
+/** `{ count: 1..1000 }`: the next that many occasions the fault applies to. */
+function countFault(value: unknown, field: string): { count: number } {
+  if (!isPlainObject(value)) throw jsonError(400, `${field} must be an object { count }`);
+  const { count, ...rest } = value;
+  const unknown = Object.keys(rest);
+  if (unknown.length) throw jsonError(400, `${field} has unknown field ${unknown[0]}`);
+  return { count: wholeCount(count, `${field}.count`) };
+}
+
+function wholeCount(count: unknown, field: string): number {
+  // A count of requests: 1.5 would drop two and leave -0.5 behind.
+  if (!Number.isInteger(count)) throw jsonError(400, `${field} must be a whole number from 1 to 1000`);
+  return numberIn(count, field, 1, 1000);
+}
+
+export function clearFaults(ctx: Context): void {
   ctx.store.faults = {};
   sendNoContent(ctx.res);
 }
 
-/** @param {Context} ctx */
-function getSettings(ctx) {
+export function getSettings(ctx: Context): void {
   sendJson(ctx.res, 200, ctx.store.settings);
 }
 
-/** @param {Context} ctx */
-function updateSettings(ctx) {
+export function updateSettings(ctx: Context): void {
   const body = jsonObject(ctx);
   rejectUnknownFields(body, ["fraudLabel", "proofDelayMs", "formTtlMs"]);
   const next = { ...ctx.store.settings };
@@ -320,24 +287,3 @@ function updateSettings(ctx) {
   ctx.store.settings = next;
   sendJson(ctx.res, 200, next);
 }
-
-module.exports = {
-  DEFAULT_DOMAINS,
-  health,
-  createAccount,
-  createKey,
-  createScan,
-  labelScan,
-  deleteImage,
-  completeProofRequest,
-  listProofRequests,
-  expireForm,
-  listTransactions,
-  getStats,
-  resetStats,
-  getFaults,
-  setFaults,
-  clearFaults,
-  getSettings,
-  updateSettings,
-};

@@ -1,59 +1,51 @@
-// @ts-check
-"use strict";
-
-const crypto = require("node:crypto");
-const jpeg = require("jpeg-js");
+import * as crypto from "node:crypto";
+import * as jpeg from "jpeg-js";
 
 /**
  * Stand-in dispute images: a card-like picture whose colours and caption derive from the scan
  * id, so every scan has its own recognizable image. Encoding is CPU-bound, hence the cache.
  */
 
-const WIDTH = 320;
-const HEIGHT = 200;
+export const WIDTH = 320;
+export const HEIGHT = 200;
 const CACHE_LIMIT = 500;
 
 /** 3×5 bitmap glyphs for the hex digits of the caption. */
-const GLYPHS = /** @type {Record<string, string>} */ ({
+const GLYPHS: Record<string, string> = {
   0: "111101101101111", 1: "010110010010111", 2: "111001111100111", 3: "111001111001111",
   4: "101101111001001", 5: "111100111001111", 6: "111100111101111", 7: "111001010010010",
   8: "111101111101111", 9: "111101111001111", a: "010101111101101", b: "110101110101110",
   c: "011100100100011", d: "110101101101110", e: "111100110100111", f: "111100110100100",
-});
+};
 
-/** @type {Map<string, Buffer>} */
-const cache = new Map();
+const cache = new Map<string, Buffer>();
 
-/**
- * @param {string} scanId
- * @returns {Buffer} JPEG bytes
- */
-function scanImage(scanId) {
+/** JPEG bytes of a scan's image. */
+export function scanImage(scanId: string): Buffer {
   const cached = cache.get(scanId);
   if (cached) return cached;
   const bytes = render(scanId);
-  if (cache.size >= CACHE_LIMIT) cache.delete(/** @type {string} */ (cache.keys().next().value));
+  const oldest = cache.keys().next();
+  if (cache.size >= CACHE_LIMIT && !oldest.done) cache.delete(oldest.value);
   cache.set(scanId, bytes);
   return bytes;
 }
 
-/** @param {string} scanId */
-function forget(scanId) {
+export function forget(scanId: string): void {
   cache.delete(scanId);
 }
 
-/**
- * @param {string} scanId
- */
-function render(scanId) {
+type Put = (x: number, y: number, r: number, g: number, b: number) => void;
+
+function render(scanId: string): Buffer {
   const digest = crypto.createHash("sha256").update(scanId).digest();
   // Mid-range channels keep white text readable on every gradient.
-  const from = [digest[0], digest[1], digest[2]].map((c) => 40 + (c % 150));
-  const to = [digest[3], digest[4], digest[5]].map((c) => 40 + (c % 150));
+  const channel = (i: number) => 40 + (digest[i] % 150);
+  const from = [channel(0), channel(1), channel(2)] as const;
+  const to = [channel(3), channel(4), channel(5)] as const;
   const data = Buffer.alloc(WIDTH * HEIGHT * 4);
 
-  /** @param {number} x @param {number} y @param {number} r @param {number} g @param {number} b */
-  const put = (x, y, r, g, b) => {
+  const put: Put = (x, y, r, g, b) => {
     const i = (y * WIDTH + x) * 4;
     data[i] = r;
     data[i + 1] = g;
@@ -88,27 +80,15 @@ function render(scanId) {
   return Buffer.from(jpeg.encode({ data, width: WIDTH, height: HEIGHT }, 85).data);
 }
 
-/**
- * @param {number} x
- * @param {number} y
- * @param {{ x: number, y: number, w: number, h: number, r: number }} box
- */
-function insideRounded(x, y, box) {
+function insideRounded(x: number, y: number, box: { x: number; y: number; w: number; h: number; r: number }): boolean {
   if (x < box.x || y < box.y || x >= box.x + box.w || y >= box.y + box.h) return false;
   const cx = Math.min(Math.max(x, box.x + box.r), box.x + box.w - box.r - 1);
   const cy = Math.min(Math.max(y, box.y + box.r), box.y + box.h - box.r - 1);
   return (x - cx) ** 2 + (y - cy) ** 2 <= box.r ** 2;
 }
 
-/**
- * White text in the 3×5 font.
- * @param {(x: number, y: number, r: number, g: number, b: number) => void} put
- * @param {string} text
- * @param {number} left
- * @param {number} top
- * @param {number} scale
- */
-function drawText(put, text, left, top, scale) {
+/** White text in the 3×5 font. */
+function drawText(put: Put, text: string, left: number, top: number, scale: number): void {
   [...text.toLowerCase()].forEach((ch, index) => {
     const glyph = GLYPHS[ch];
     if (!glyph) return;
@@ -127,5 +107,3 @@ function drawText(put, text, left, top, scale) {
     }
   });
 }
-
-module.exports = { scanImage, forget, WIDTH, HEIGHT };

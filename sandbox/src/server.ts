@@ -1,44 +1,51 @@
-// @ts-check
-"use strict";
+import * as crypto from "node:crypto";
+import * as http from "node:http";
+import { clientScript } from "./client-script";
+import * as control from "./control";
+import * as disputes from "./disputes";
+import * as forms from "./forms";
+import { framePage } from "./frame-page";
+import { HttpError, readBody, sendBody, sendHttpError, sendJson, sendNoContent, type Headers } from "./http";
+import type { Store } from "./store";
+import { redact, sleep } from "./util";
 
-const http = require("node:http");
-const crypto = require("node:crypto");
-const { HttpError, readBody, sendBody, sendHttpError, sendJson, sendNoContent } = require("./http");
-const { redact, sleep } = require("./util");
-const forms = require("./forms");
-const disputes = require("./disputes");
-const control = require("./control");
-const { framePage } = require("./frame-page");
-const { clientScript } = require("./client-script");
+export type LogLevel = "info" | "warn" | "error";
+export type Log = (level: LogLevel, message: string) => void;
 
-/** @typedef {import("./store").Store} Store */
-/** @typedef {(level: "info" | "warn" | "error", message: string) => void} Log */
+/** The services handlers share beyond the store. */
+export interface Services {
+  disputes: disputes.Disputes;
+}
 
-/**
- * @typedef {object} Context
- * @property {http.IncomingMessage} req
- * @property {http.ServerResponse} res
- * @property {URL} url
- * @property {string[]} params   decoded path captures
- * @property {Buffer} body       empty for bodiless methods
- * @property {Store} store
- * @property {{ disputes: import("./disputes").Disputes }} services
- * @property {Log} log
- * @property {string} baseUrl    this server as the client addressed it, for URLs in responses
- */
+export interface Context {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  url: URL;
+  /** decoded path captures */
+  params: string[];
+  /** empty for bodiless methods */
+  body: Buffer;
+  store: Store;
+  services: Services;
+  log: Log;
+  /** this server as the client addressed it, for URLs in responses */
+  baseUrl: string;
+}
 
-/**
- * @typedef {object} Route
- * @property {string} name
- * @property {string} method
- * @property {RegExp} path
- * @property {(ctx: Context) => void | Promise<void>} handler
- * @property {"service" | "asset" | "control"} kind  faults and stats apply to "service" only
- * @property {boolean} [cors]  answers browsers on other origins (preflight included)
- */
+type Handler = (ctx: Context) => void | Promise<void>;
 
-/** @type {Route[]} */
-const ROUTES = [
+interface Route {
+  name: string;
+  method: string;
+  path: RegExp;
+  handler: Handler;
+  /** faults and stats apply to "service" only */
+  kind: "service" | "asset" | "control";
+  /** answers browsers on other origins (preflight included) */
+  cors?: boolean;
+}
+
+const ROUTES: Route[] = [
   { name: "client.js", method: "GET", path: /^\/client\.js$/, handler: serveClientScript, kind: "asset" },
   { name: "form.frame", method: "GET", path: /^\/form\/frame$/, handler: framePage, kind: "asset" },
   { name: "forms.create", method: "POST", path: /^\/api\/v1\/forms$/, handler: forms.createForm, kind: "service", cors: true },
@@ -50,10 +57,8 @@ const ROUTES = [
   ...controlRoutes(),
 ];
 
-/** @returns {Route[]} */
-function controlRoutes() {
-  /** @type {[string, string, (ctx: Context) => void][]} */
-  const table = [
+function controlRoutes(): Route[] {
+  const table: [string, string, Handler][] = [
     ["GET", "/health", control.health],
     ["POST", "/accounts", control.createAccount],
     ["POST", "/accounts/([^/]+)/keys", control.createKey],
@@ -81,9 +86,11 @@ function controlRoutes() {
   }));
 }
 
-/** @param {Context} ctx */
-function cnpOnline(ctx) {
-  const result = ctx.store.processor.handle(ctx.body.toString("utf8"), { source: "http" });
+function cnpOnline(ctx: Context): void {
+  const result = ctx.store.processor.handle(ctx.body.toString("utf8"), {
+    source: "http",
+    queryUnavailable: () => ctx.store.takeQueryUnavailable(),
+  });
   const t = result.transaction;
   ctx.log(
     "info",
@@ -95,11 +102,9 @@ function cnpOnline(ctx) {
   sendBody(ctx.res, 200, result.xml, "text/xml; charset=utf-8", { "Cache-Control": "no-store" });
 }
 
-/** @type {Map<string, { body: string, etag: string }>} */
-const scriptCache = new Map();
+const scriptCache = new Map<string, { body: string; etag: string }>();
 
-/** @param {Context} ctx */
-function serveClientScript(ctx) {
+function serveClientScript(ctx: Context): void {
   let entry = scriptCache.get(ctx.baseUrl);
   if (!entry) {
     const body = clientScript(ctx.baseUrl);
@@ -122,24 +127,16 @@ function serveClientScript(ctx) {
   sendBody(ctx.res, 200, entry.body, "application/javascript; charset=utf-8", headers);
 }
 
-/**
- * All routes matching a path: none is a 404, and a method none of them has is a 405.
- * @param {string} pathname
- */
-function candidatesFor(pathname) {
+/** All routes matching a path: none is a 404, and a method none of them has is a 405. */
+function candidatesFor(pathname: string): Route[] {
   return ROUTES.filter((r) => r.path.test(pathname));
 }
 
-/**
- * @param {Route} route
- * @param {string} pathname
- */
-function paramsOf(route, pathname) {
+function paramsOf(route: Route, pathname: string): string[] {
   return (route.path.exec(pathname) ?? []).slice(1).map(decodeParam);
 }
 
-/** @param {string} raw */
-function decodeParam(raw) {
+function decodeParam(raw: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {
@@ -147,11 +144,8 @@ function decodeParam(raw) {
   }
 }
 
-/**
- * @param {Route[]} candidates
- */
-function allowHeader(candidates) {
-  const methods = new Set();
+function allowHeader(candidates: Route[]): string {
+  const methods = new Set<string>();
   for (const r of candidates) {
     methods.add(r.method);
     if (r.method === "GET") methods.add("HEAD");
@@ -160,39 +154,29 @@ function allowHeader(candidates) {
   return [...methods].join(", ");
 }
 
-/**
- * @param {http.IncomingMessage} req
- * @param {Route} route
- */
-function corsHeaders(req, route) {
+function corsHeaders(req: http.IncomingMessage, route: Route): Headers {
   const origin = req.headers.origin;
   if (!route.cors || !origin) return {};
   return { "Access-Control-Allow-Origin": origin, Vary: "Origin" };
 }
 
-/**
- * Browsers ask before a cross-origin JSON POST; the actual request is then checked in full.
- * @param {http.IncomingMessage} req
- * @param {Route[]} candidates
- */
-function preflightHeaders(req, candidates) {
+/** Browsers ask before a cross-origin JSON POST; the actual request is then checked in full. */
+function preflightHeaders(req: http.IncomingMessage, candidates: Route[]): Headers {
   const origin = req.headers.origin;
   return {
     ...(origin ? { "Access-Control-Allow-Origin": origin } : {}),
-    "Access-Control-Allow-Methods": candidates.filter((r) => r.cors).map((r) => r.method).join(", "),
+    "Access-Control-Allow-Methods": candidates
+      .filter((r) => r.cors)
+      .map((r) => r.method)
+      .join(", "),
     "Access-Control-Allow-Headers": "Content-Type",
     "Access-Control-Max-Age": "600",
     Vary: "Origin",
   };
 }
 
-/**
- * Latency, random 503s and dropped connections, for service endpoints only.
- * @param {Store} store
- * @param {http.IncomingMessage} req
- * @returns {Promise<"reset" | "error" | null>}
- */
-async function applyFaults(store, req) {
+/** Latency, random 503s and dropped connections, for service endpoints only. */
+async function applyFaults(store: Store, req: http.IncomingMessage): Promise<"reset" | "error" | null> {
   const { latencyMs, errorRate, resetRate } = store.faults;
   if (latencyMs) await sleep(latencyMs);
   if (resetRate && Math.random() < resetRate) {
@@ -207,10 +191,8 @@ async function applyFaults(store, req) {
  * The `dropResponse` fault: the request is processed in full, then the answer is lost on
  * the way back. This is the case that makes idempotency keys necessary: the work was done
  * but the client cannot know it.
- * @param {Store} store
- * @param {string} routeName
  */
-function takeDroppedResponse(store, routeName) {
+function takeDroppedResponse(store: Store, routeName: string): boolean {
   const drop = store.faults.dropResponse;
   if (!drop || drop.count <= 0 || (drop.route && drop.route !== routeName)) return false;
   drop.count -= 1;
@@ -218,11 +200,7 @@ function takeDroppedResponse(store, routeName) {
   return true;
 }
 
-/**
- * @param {http.IncomingMessage} req
- * @param {http.ServerResponse} res
- */
-function loseResponse(req, res) {
+function loseResponse(req: http.IncomingMessage, res: http.ServerResponse): void {
   // Handlers answer through writeHead/end; swallow the answer and cut the connection.
   res.writeHead = () => res;
   res.write = () => true;
@@ -232,13 +210,7 @@ function loseResponse(req, res) {
   };
 }
 
-/**
- * @param {Store} store
- * @param {{ disputes: import("./disputes").Disputes }} services
- * @param {Log} log
- * @param {() => string} fallbackUrl
- */
-function createServer(store, services, log, fallbackUrl) {
+export function createServer(store: Store, services: Services, log: Log, fallbackUrl: () => string): http.Server {
   const server = http.createServer((req, res) => {
     const started = Date.now();
     res.setHeader("X-Content-Type-Options", "nosniff");
@@ -247,20 +219,17 @@ function createServer(store, services, log, fallbackUrl) {
       const keyNote = key ? ` key=${redact(Array.isArray(key) ? key[0] : key)}` : "";
       log("info", `${req.method} ${redactUrl(req.url ?? "")} -> ${res.statusCode} ${Date.now() - started}ms${keyNote}`);
     });
-    handle(req, res).catch((error) => {
-      log("error", `unhandled error for ${req.method} ${redactUrl(req.url ?? "")}: ${error?.stack ?? error}`);
+    handle(req, res).catch((error: unknown) => {
+      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      log("error", `unhandled error for ${req.method} ${redactUrl(req.url ?? "")}: ${detail}`);
       if (res.headersSent) res.destroy();
       else sendJson(res, 500, { error: "Internal sandbox error" });
     });
   });
 
-  /**
-   * @param {http.IncomingMessage} req
-   * @param {http.ServerResponse} res
-   */
-  async function handle(req, res) {
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://sandbox.invalid");
-    const method = req.method === "HEAD" ? "GET" : req.method ?? "GET";
+    const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
     const candidates = candidatesFor(url.pathname);
     if (candidates.length === 0) {
       req.resume();
@@ -288,13 +257,11 @@ function createServer(store, services, log, fallbackUrl) {
       if (takeDroppedResponse(store, route.name)) loseResponse(req, res);
     }
 
-    /** @type {Buffer} */
-    let body = Buffer.alloc(0);
+    let body: Buffer = Buffer.alloc(0);
     try {
       if (method === "POST" || method === "PUT" || method === "DELETE") body = await readBody(req);
       else req.resume();
-      /** @type {Context} */
-      const ctx = {
+      const ctx: Context = {
         req,
         res,
         url,
@@ -322,21 +289,14 @@ function createServer(store, services, log, fallbackUrl) {
 /**
  * URLs the sandbox hands out (image URLs, the client script's origin) follow the host the
  * client used, so `localhost` and `127.0.0.1` both work.
- * @param {http.IncomingMessage} req
- * @param {() => string} fallbackUrl
  */
-function baseUrlOf(req, fallbackUrl) {
+function baseUrlOf(req: http.IncomingMessage, fallbackUrl: () => string): string {
   const host = req.headers.host;
   if (host && /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i.test(host)) return `http://${host}`;
   return fallbackUrl();
 }
 
-/**
- * Keys in query strings (the frame URL) are redacted like header keys.
- * @param {string} url
- */
-function redactUrl(url) {
-  return url.replace(/([?&]key=)([^&]*)/g, (_, prefix, value) => `${prefix}${redact(decodeParam(value))}`);
+/** Keys in query strings (the frame URL) are redacted like header keys. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&]key=)([^&]*)/g, (_, prefix: string, value: string) => `${prefix}${redact(decodeParam(value))}`);
 }
-
-module.exports = { createServer, ROUTES, redactUrl };

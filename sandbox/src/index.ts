@@ -1,0 +1,156 @@
+/**
+ * servicescan-sandbox: a local, in-memory copy of the ServiceScan hosted card form, token
+ * exchange and chargeback disputes API, with a simulated Worldpay cnpAPI processor.
+ */
+import { CERT_CARD, CERT_TOKEN, CODES, MISSING_TOKEN, UNTOKENIZABLE_CARD, type ProcessorCredentials } from "./cnp";
+import { Disputes } from "./disputes";
+import { createServer, type Log, type LogLevel } from "./server";
+import { Store, type KeyKind } from "./store";
+import { TEST_CARDS } from "./test-cards";
+
+export type { ProcessorCredentials, ProcessorTransaction, TxnType, TransactionFilter } from "./cnp";
+export type { LogLevel } from "./server";
+export type { Account, ApiKey, Faults, FormConfig, FormRecord, GroundTruth, KeyKind, Permission, ProofRequest, Scan, Settings, Stats } from "./store";
+export type { TestCard } from "./test-cards";
+export { CERT_CARD, CERT_TOKEN, MISSING_TOKEN, UNTOKENIZABLE_CARD, TEST_CARDS };
+
+/** cnpAPI response codes the simulated processor returns, as [code, message]. */
+export const CNP_CODES = CODES;
+
+/** The in-memory state. Exposed for tests and benchmarks; prefer the control API, which is stable. */
+export type SandboxState = Store;
+
+export type DemoKeys = Record<KeyKind, string>;
+
+export interface SandboxOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to bind; default "127.0.0.1". */
+  host?: string;
+  /**
+   * When set, every new proof request completes by itself after this many milliseconds, the
+   * sandbox labelling its unlabelled scans by the test-card rule. Default: off.
+   */
+  proofDelayMs?: number | null | undefined;
+  /** Forms older than this cannot be exchanged for a token (410). Default 30 minutes. */
+  formTtlMs?: number;
+  /** Word used for the negative verdict in proof results. Default "invalid" (the spec's word). */
+  fraudLabel?: "invalid" | "fraud" | undefined;
+  /** Override the demo account's keys; falls back to the SERVICESCAN_SANDBOX_*_KEY env vars. */
+  demoKeys?: Partial<DemoKeys>;
+  /** `false` silences the sandbox; a function receives every log line. Default: warnings and errors to stderr. */
+  logger?: false | ((level: LogLevel, message: string) => void);
+}
+
+export interface Sandbox {
+  /** Base URL, e.g. http://127.0.0.1:4010: plays {checkout_url} and {base_url}. */
+  url: string;
+  /** `${url}/client.js`: plays {client_script_url}. */
+  clientScriptUrl: string;
+  /** Stops listening and drops keep-alive connections. Idempotent. */
+  close(): Promise<void>;
+  demo: {
+    accountId: string;
+    keys: DemoKeys;
+    domains: string[];
+    /** `url` is `${url}/cnp/online` */
+    processor: ProcessorCredentials & { url: string };
+  };
+  state: SandboxState;
+}
+
+export const DEMO_ACCOUNT_ID = "acct_demo";
+export const DEMO_KEYS: Readonly<DemoKeys> = Object.freeze({
+  shareable: "pk_test_servicescan_demo",
+  paymentToken: "ptk_test_servicescan_demo",
+  secret: "sk_test_servicescan_demo",
+});
+export const DEMO_PROCESSOR: Readonly<ProcessorCredentials> = Object.freeze({
+  merchantId: "demo-merchant",
+  user: "demo-user",
+  password: "demo-password",
+});
+const DEMO_DOMAINS: readonly string[] = ["localhost", "127.0.0.1"];
+const ENV_KEYS: Record<KeyKind, string> = {
+  shareable: "SERVICESCAN_SANDBOX_SHAREABLE_KEY",
+  paymentToken: "SERVICESCAN_SANDBOX_PAYMENT_TOKEN_KEY",
+  secret: "SERVICESCAN_SANDBOX_SECRET_KEY",
+};
+const DEFAULT_FORM_TTL_MS = 30 * 60 * 1000;
+
+/** Warnings and errors only by default: a library should not chatter on stdout. */
+const defaultLog: Log = (level, message) => {
+  if (level !== "info") console.error(`[servicescan-sandbox] ${level}: ${message}`);
+};
+
+/** Options come from JavaScript callers too, so every one is checked at run time. */
+function checkOptions(options: SandboxOptions) {
+  const { port = 0, host = "127.0.0.1", proofDelayMs, formTtlMs = DEFAULT_FORM_TTL_MS, fraudLabel = "invalid" } = options;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError("port must be an integer from 0 to 65535");
+  if (typeof host !== "string" || host === "") throw new TypeError("host must be a non-empty string");
+  if (proofDelayMs !== undefined && proofDelayMs !== null && !(Number.isFinite(proofDelayMs) && proofDelayMs >= 0)) {
+    throw new TypeError("proofDelayMs must be a non-negative number");
+  }
+  if (!(Number.isFinite(formTtlMs) && formTtlMs > 0)) throw new TypeError("formTtlMs must be a positive number");
+  if (fraudLabel !== "invalid" && fraudLabel !== "fraud") throw new TypeError('fraudLabel must be "invalid" or "fraud"');
+  if (options.logger !== undefined && options.logger !== false && typeof options.logger !== "function") {
+    throw new TypeError("logger must be false or a function (level, message) => void");
+  }
+  const keys: DemoKeys = { ...DEMO_KEYS };
+  for (const kind of ["shareable", "paymentToken", "secret"] as const) {
+    const value: unknown = options.demoKeys?.[kind] ?? (process.env[ENV_KEYS[kind]] || undefined);
+    if (value === undefined) continue;
+    if (typeof value !== "string" || value.trim() === "") throw new TypeError(`demoKeys.${kind} must be a non-empty string`);
+    keys[kind] = value;
+  }
+  if (new Set(Object.values(keys)).size !== 3) throw new TypeError("the three demo keys must differ");
+  return { port, host, proofDelayMs: proofDelayMs ?? null, formTtlMs, fraudLabel, keys };
+}
+
+/** Starts a sandbox on its own HTTP server. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const opts = checkOptions(options);
+  const log: Log = options.logger === false ? () => {} : (options.logger ?? defaultLog);
+  const store = new Store({ fraudLabel: opts.fraudLabel, proofDelayMs: opts.proofDelayMs, formTtlMs: opts.formTtlMs });
+  store.createAccount({ id: DEMO_ACCOUNT_ID, domains: DEMO_DOMAINS, processor: { ...DEMO_PROCESSOR }, keys: opts.keys });
+  const disputes = new Disputes(store);
+
+  let url = "";
+  const server = createServer(store, { disputes }, log, () => url);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (!address || typeof address === "string") throw new Error("the sandbox server has no TCP address");
+  const hostPart = address.family === "IPv6" || opts.host.includes(":") ? `[${opts.host}]` : opts.host;
+  url = `http://${hostPart}:${address.port}`;
+  log("info", `listening on ${url}`);
+
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    closing ??= new Promise<void>((resolve, reject) => {
+      disputes.close();
+      server.close((error) => (error ? reject(error) : resolve()));
+      // Keep-alive sockets would hold the process (and jest) open until they time out.
+      server.closeAllConnections();
+    });
+    return closing;
+  };
+
+  return {
+    url,
+    clientScriptUrl: `${url}/client.js`,
+    close,
+    demo: {
+      accountId: DEMO_ACCOUNT_ID,
+      keys: { ...opts.keys },
+      domains: [...DEMO_DOMAINS],
+      processor: { ...DEMO_PROCESSOR, url: `${url}/cnp/online` },
+    },
+    state: store,
+  };
+}
