@@ -1,5 +1,7 @@
 import { z } from "@medusajs/framework/zod"
 import { MedusaError } from "@medusajs/framework/utils"
+import { DisputeGateway, isDisputeGateway } from "./gateways/types"
+import { AUTO_RESPOND_POLICIES } from "./types"
 
 const HOUR_MS = 60 * 60 * 1000
 
@@ -14,6 +16,18 @@ const HOUR_MS = 60 * 60 * 1000
  * staging copy): `GET /admin/servicescan/health` reports which are missing and
  * the poll job surfaces a configuration error instead of calling the service.
  */
+const worldpayDisputeGatewaySchema = z.object({
+  type: z.literal("worldpay"),
+  /** The Chargeback API's base URL, e.g. `https://services.vantivcnp.com`. */
+  url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+  /** The merchant's cnpAPI user and password (HTTP Basic). */
+  user: z.string().min(1, "must not be empty"),
+  password: z.string().min(1, "must not be empty"),
+  merchantId: z.string().min(1).optional(),
+})
+
+export type WorldpayDisputeGatewayConfig = z.infer<typeof worldpayDisputeGatewaySchema>
+
 export const ServiceScanModuleOptionsSchema = z
   .object({
     /** `{base_url}` of the disputes API. */
@@ -50,6 +64,32 @@ export const ServiceScanModuleOptionsSchema = z
      * whose answer was lost). Longer than any storefront keeps retrying.
      */
     checkoutReconcileAfterMs: z.number().int().min(60_000).default(HOUR_MS),
+    /**
+     * The processor's chargeback API: `{ type: "worldpay", url, user, password }`
+     * (Worldpay eComm Chargeback API), or your own object implementing
+     * `DisputeGateway`. Without it, cases are not imported and answers are not sent.
+     */
+    disputeGateway: z
+      .union([
+        worldpayDisputeGatewaySchema,
+        z.custom<DisputeGateway>(isDisputeGateway, {
+          error: 'must be { type: "worldpay", url, user, password } or an object implementing DisputeGateway',
+        }),
+      ])
+      .optional(),
+    /**
+     * Answering cases without a person, once a chargeback's evidence is complete:
+     * `off` (an admin decides), `represent-valid` (send the evidence when a scan is
+     * valid), `represent-valid-accept-invalid` (also accept liability when every
+     * scan is likely true fraud). Never after the reply-by day, never twice.
+     */
+    autoRespond: z.enum(AUTO_RESPOND_POLICIES).default("off"),
+    /** The processor's per-document limit; the evidence pack is made to fit it (Worldpay: 2 MB). */
+    maxDocumentBytes: z.number().int().min(100_000).max(64 * 1024 * 1024).default(2 * 1024 * 1024),
+    /** Days the case import reads again behind its cursor, so nothing is missed at a day boundary or after an outage. */
+    caseImportOverlapDays: z.number().int().min(1).max(31).default(2),
+    /** Days the first import reaches back. */
+    caseImportLookbackDays: z.number().int().min(1).max(365).default(30),
     /** Replay window of webhook signatures. */
     webhookToleranceSeconds: z.number().int().min(1).max(3_600).default(300),
   })

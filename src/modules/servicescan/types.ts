@@ -35,8 +35,8 @@ export function isFinalChargebackStatus(status: string): status is ChargebackOut
   return (CHARGEBACK_OUTCOMES as readonly string[]).includes(status)
 }
 
-/** How a chargeback reached the plugin. */
-export const CHARGEBACK_SOURCES = ["admin", "webhook", "api"] as const
+/** How a chargeback reached the plugin: `processor` is a case imported from the processor's chargeback API. */
+export const CHARGEBACK_SOURCES = ["admin", "webhook", "api", "processor"] as const
 export type ChargebackSource = (typeof CHARGEBACK_SOURCES)[number]
 
 /**
@@ -63,6 +63,9 @@ export type GroundTruthValue = (typeof GROUND_TRUTHS)[number]
 export const ServiceScanEvents = {
   PROOF_REQUEST_COMPLETED: "servicescan.proof_request.completed",
   CHARGEBACK_EVIDENCE_READY: "servicescan.chargeback.evidence_ready",
+  CHARGEBACK_IMPORTED: "servicescan.chargeback.imported",
+  CHARGEBACK_REPRESENTED: "servicescan.chargeback.represented",
+  CHARGEBACK_LIABILITY_ACCEPTED: "servicescan.chargeback.liability_accepted",
 } as const
 
 export type ProofRequestCompletedEvent = {
@@ -76,3 +79,36 @@ export type ChargebackEvidenceReadyEvent = {
   order_id: string
   external_id: string
 }
+
+/** A processor case: matched to one of this store's payments (and so to a chargeback), or not (yet). */
+export const DISPUTE_CASE_STATUSES = ["unmatched", "matched"] as const
+export type DisputeCaseStatus = (typeof DISPUTE_CASE_STATUSES)[number]
+
+/**
+ * Our answer to a case (lifecycle/dispute-case.ts):
+ * - `none`: nothing sent yet;
+ * - `representing` / `accepting`: the answer is being sent (or its outcome is being checked);
+ * - `represented`: the evidence document is on the case and the representment was sent;
+ * - `liability_accepted`: the merchant accepted the chargeback;
+ * - `expired`: the reply-by day passed without an answer from us; nothing is sent any more.
+ */
+export const DISPUTE_RESPONSE_STATUSES = [
+  "none",
+  "representing",
+  "represented",
+  "accepting",
+  "liability_accepted",
+  "expired",
+] as const
+export type DisputeResponseStatus = (typeof DISPUTE_RESPONSE_STATUSES)[number]
+
+/** The network's decision, when the processor reports one. */
+export const DISPUTE_CASE_OUTCOMES = ["won", "lost"] as const
+export type DisputeCaseOutcome = (typeof DISPUTE_CASE_OUTCOMES)[number]
+
+/** When the module answers a case without a person: off, only with valid scans, or also accepting when every scan is likely true fraud. */
+export const AUTO_RESPOND_POLICIES = ["off", "represent-valid", "represent-valid-accept-invalid"] as const
+export type AutoRespondPolicy = (typeof AUTO_RESPOND_POLICIES)[number]
+
+export type ChargebackImportedEvent = { id: string; order_id: string; case_id: string; gateway: string }
+export type ChargebackRespondedEvent = { id: string; order_id: string; case_id: string; gateway: string }

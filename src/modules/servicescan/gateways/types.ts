@@ -75,6 +75,10 @@ export type DisputeCaseRecord = {
   reasonDescription?: string
   /** Whose move it is, e.g. Worldpay's "Merchant", "Vantiv", "Merchant Assumed". */
   queue?: string
+  /** The case waits for the merchant's answer (Worldpay: queue "Merchant"): documents and an answer are taken. */
+  awaitingMerchant: boolean
+  /** The network's decision, when an activity reports one. */
+  outcome?: "won" | "lost"
   issuedOn?: string
   receivedOn?: string
   originalTransactionOn?: string

@@ -1,5 +1,7 @@
 export { Chargeback } from "./chargeback"
 export { CheckoutAttempt } from "./checkout-attempt"
+export { DisputeCase } from "./dispute-case"
+export { PaymentRef } from "./payment-ref"
 export { ProofRequest } from "./proof-request"
 export { ScanEvidence } from "./scan-evidence"
 export { ServiceState } from "./service-state"

@@ -1,0 +1,28 @@
+import { model } from "@medusajs/framework/utils"
+
+/**
+ * How a processor names a payment of this store: recorded when an order is
+ * placed, so an imported chargeback case finds its order by the disputed
+ * transaction's id (or the order reference it carried) with one indexed
+ * lookup, instead of scanning payments' JSON data.
+ */
+export const PaymentRef = model
+  .define(
+    { name: "payment_ref", tableName: "servicescan_payment_ref" },
+    {
+      id: model.id({ prefix: "sspref" }).primaryKey(),
+      payment_id: model.text(),
+      order_id: model.text(),
+      /** The processor's id of the authorization or sale (cnpAPI `cnpTxnId`). */
+      processor_transaction_id: model.text(),
+      /** The order reference sent with it (cnpAPI `orderId`, our request id). */
+      processor_order_id: model.text().nullable(),
+      /** The payment's scan id (its hosted form id). */
+      scan_id: model.text().nullable(),
+    }
+  )
+  .indexes([
+    { name: "IDX_servicescan_payment_ref_payment_unique", on: ["payment_id"], unique: true },
+    { name: "IDX_servicescan_payment_ref_processor_txn", on: ["processor_transaction_id"] },
+    { name: "IDX_servicescan_payment_ref_processor_order", on: ["processor_order_id"] },
+  ])
