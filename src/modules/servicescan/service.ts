@@ -16,7 +16,11 @@ import {
   submissionOutcome,
 } from "../../lib/servicescan/disputes-client"
 import { ServiceScanAuthError, ServiceScanError } from "../../lib/http"
-import { Chargeback, CheckoutAttempt, ProofRequest, ScanEvidence, ServiceState } from "./models"
+import { Chargeback, CheckoutAttempt, DisputeCase, PaymentRef, ProofRequest, ScanEvidence, ServiceState } from "./models"
+import { createDisputeGateway } from "./gateways"
+import { DisputeCaseRecord, DisputeGateway } from "./gateways/types"
+import { DisputeCaseState, reconcileWithProcessor } from "./lifecycle/dispute-case"
+import { fromMinorUnits } from "../../utils/money"
 import { resolveModuleOptions, ResolvedServiceScanModuleOptions, ServiceScanModuleOptions } from "./options"
 import { ChargebackStatus, GroundTruthValue, ProofRequestStatus } from "./types"
 import { deriveChargebackStatus } from "./utils/chargeback-status"
@@ -145,6 +149,8 @@ const DISPUTES_API_STATE = "disputes_api"
 export default class ServiceScanModuleService extends MedusaService({
   Chargeback,
   CheckoutAttempt,
+  DisputeCase,
+  PaymentRef,
   ProofRequest,
   ScanEvidence,
   ServiceState,
@@ -154,6 +160,8 @@ export default class ServiceScanModuleService extends MedusaService({
   protected readonly client_: DisputesClient | null
   /** Set at boot when no secret key is configured; every process reads the same options. */
   private readonly missingKey_: ConfigurationError | null
+  /** The processor's chargeback API, when configured. */
+  protected readonly disputeGateway_: DisputeGateway | null
 
   constructor(dependencies: InjectedDependencies, options: ServiceScanModuleOptions) {
     // eslint-disable-next-line prefer-rest-params
@@ -172,6 +180,15 @@ export default class ServiceScanModuleService extends MedusaService({
             ),
         })
       : null
+    this.disputeGateway_ = createDisputeGateway(this.options_.disputeGateway, {
+      timeoutMs: this.options_.timeoutMs,
+      maxRetries: this.options_.maxRetries,
+      maxDocumentBytes: this.options_.maxDocumentBytes,
+      onRetry: (event) =>
+        this.logger_.debug(
+          `servicescan: retrying ${event.request.method} ${event.request.url} in ${event.delayMs} ms (${event.reason})`
+        ),
+    })
     this.missingKey_ = this.client_
       ? null
       : { status: null, message: "The servicescan module has no secretKey option", at: new Date() }
@@ -190,6 +207,11 @@ export default class ServiceScanModuleService extends MedusaService({
       concurrency: this.options_.concurrency,
       page_size: this.options_.pageSize,
       checkout_reconcile_after_ms: this.options_.checkoutReconcileAfterMs,
+      dispute_gateway: this.disputeGateway_ ? { name: this.disputeGateway_.name } : null,
+      auto_respond: this.options_.autoRespond,
+      max_document_bytes: this.options_.maxDocumentBytes,
+      case_import_overlap_days: this.options_.caseImportOverlapDays,
+      case_import_lookback_days: this.options_.caseImportLookbackDays,
     }
   }
 
@@ -556,6 +578,46 @@ export default class ServiceScanModuleService extends MedusaService({
     return this.writeChargebackStatuses(manager, changes)
   }
 
+  /**
+   * What each chargeback's evidence says, for an automatic answer: some scan
+   * judged valid; some proof request still open; every judged scan invalid
+   * (and at least one judged).
+   */
+  @InjectManager()
+  async summarizeEvidence(
+    chargebackIds: string[],
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<Map<string, { hasValidScan: boolean; hasInFlight: boolean; allInvalid: boolean }>> {
+    const ids = [...new Set(chargebackIds)]
+    if (!ids.length) {
+      return new Map()
+    }
+    const manager = sharedContext.manager as SqlEntityManager
+    const rows: { id: string; has_valid_scan: boolean; has_in_flight: boolean; judged: string; invalid: string }[] =
+      await manager.execute(
+        `SELECT pr.${P.col.chargeback_id} AS "id",
+                coalesce(bool_or(pr.${P.col.status} = 'complete' AND e.${E.col.ground_truth} = 'valid'), false) AS "has_valid_scan",
+                coalesce(bool_or(pr.${P.col.status} IN (?)), false) AS "has_in_flight",
+                count(e.${E.col.ground_truth}) AS "judged",
+                count(*) FILTER (WHERE e.${E.col.ground_truth} = 'invalid') AS "invalid"
+           FROM ${P.table} pr
+           LEFT JOIN ${E.table} e ON e.${E.col.proof_request_id} = pr.${P.col.id} AND e.${E.col.deleted_at} IS NULL
+          WHERE pr.${P.col.chargeback_id} IN (?) AND pr.${P.col.deleted_at} IS NULL
+          GROUP BY pr.${P.col.chargeback_id}`,
+        [OPEN_STATUSES, ids]
+      )
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          hasValidScan: row.has_valid_scan,
+          hasInFlight: row.has_in_flight,
+          allInvalid: Number(row.judged) > 0 && Number(row.judged) === Number(row.invalid),
+        },
+      ])
+    )
+  }
+
   /** Compensation of `refreshChargebackStatuses`. */
   @InjectTransactionManager()
   async restoreChargebackStatuses(
@@ -579,21 +641,48 @@ export default class ServiceScanModuleService extends MedusaService({
     input: { chargeback_id: string; scan_ids: string[]; now?: Date },
     @MedusaContext() sharedContext: Context = {}
   ): Promise<{ id: string; scan_ids: string[] }> {
-    const scanIds = this.normalizeScanIds(input.scan_ids)
-    const proofRequest = await this.createProofRequests(
-      {
+    const [created] = await this.createProofRequestsWithScans([input], sharedContext)
+    if (!created) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, "scan_ids: none is a well-formed UUIDv4 scan id")
+    }
+    return created
+  }
+
+  /**
+   * The same for many chargebacks at once (a page of imported cases), in one
+   * transaction and two inserts. Lists without a well-formed scan id get no
+   * proof request; the answer keeps the order of the input, `null` for those.
+   */
+  @InjectTransactionManager()
+  async createProofRequestsWithScans(
+    inputs: { chargeback_id: string; scan_ids: string[]; now?: Date }[],
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<({ id: string; chargeback_id: string; scan_ids: string[] } | null)[]> {
+    const normalized = inputs.map((input) => ({ ...input, scan_ids: this.normalizeScanIds(input.scan_ids) }))
+    const wanted = normalized.filter((input) => input.scan_ids.length > 0)
+    if (!wanted.length) {
+      return inputs.map(() => null)
+    }
+    const proofRequests = await this.createProofRequests(
+      wanted.map((input) => ({
         chargeback_id: input.chargeback_id,
-        scan_ids: scanIds,
-        status: "to_submit",
+        scan_ids: input.scan_ids,
+        status: "to_submit" as const,
         next_poll_at: input.now ?? new Date(),
-      },
+      })),
       sharedContext
     )
     await this.createScanEvidences(
-      scanIds.map((scan_id) => ({ scan_id, proof_request_id: proofRequest.id })),
+      proofRequests.flatMap((proofRequest) =>
+        proofRequest.scan_ids.map((scan_id: string) => ({ scan_id, proof_request_id: proofRequest.id }))
+      ),
       sharedContext
     )
-    return { id: proofRequest.id, scan_ids: scanIds }
+    const byChargeback = new Map(proofRequests.map((pr) => [pr.chargeback_id as string, pr]))
+    return normalized.map((input) => {
+      const pr = input.scan_ids.length ? byChargeback.get(input.chargeback_id) : undefined
+      return pr ? { id: pr.id, chargeback_id: input.chargeback_id, scan_ids: input.scan_ids } : null
+    })
   }
 
   /**
@@ -690,6 +779,144 @@ export default class ServiceScanModuleService extends MedusaService({
       { reconciled_at: null, attempted_at: { $lt: before } },
       { take: limit, order: { attempted_at: "ASC" } }
     )
+  }
+
+  /** The processor's chargeback API, or null when the `disputeGateway` option is not set. */
+  getDisputeGateway(): DisputeGateway | null {
+    return this.disputeGateway_
+  }
+
+  /** The case import's last fully imported activity day for a gateway, if any run finished. */
+  async getCaseCursor(gateway: string): Promise<string | null> {
+    const [row] = await this.listServiceStates({ id: caseCursorId(gateway) }, { take: 1 })
+    return row?.cursor ?? null
+  }
+
+  async setCaseCursor(gateway: string, day: string): Promise<void> {
+    const id = caseCursorId(gateway)
+    if ((await this.updateServiceStates({ selector: { id }, data: { cursor: day } })).length === 0) {
+      await this.createServiceStates({ id, cursor: day }).catch(() =>
+        this.updateServiceStates({ selector: { id }, data: { cursor: day } })
+      )
+    }
+  }
+
+  /**
+   * Stores cases as the processor publishes them, by (gateway, case id): new
+   * ones are created `unmatched`, known ones updated with what changed (queue,
+   * reply-by, amount, activities), and our answer and the network's decision
+   * reconciled with the processor's record (lifecycle/dispute-case.ts).
+   * Answers the rows after the write and the rows before it (to undo).
+   */
+  @InjectTransactionManager()
+  async upsertDisputeCases(
+    gateway: string,
+    records: DisputeCaseRecord[],
+    today: string,
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<{ rows: DisputeCaseRow[]; created: string[]; previous: DisputeCaseRow[] }> {
+    // The newest read of a case wins when one page lists it twice (a day's list and the actionable list).
+    const byCaseId = new Map(records.map((record) => [record.caseId, record]))
+    if (!byCaseId.size) {
+      return { rows: [], created: [], previous: [] }
+    }
+    const existing = (await this.listDisputeCases(
+      { gateway, case_id: [...byCaseId.keys()] },
+      { take: null },
+      sharedContext
+    )) as DisputeCaseRow[]
+    const known = new Map(existing.map((row) => [row.case_id, row]))
+    const toCreate: Record<string, unknown>[] = []
+    const toUpdate: Record<string, unknown>[] = []
+    const previous: DisputeCaseRow[] = []
+    for (const record of byCaseId.values()) {
+      const fields = caseFields(record)
+      const row = known.get(record.caseId)
+      if (!row) {
+        toCreate.push({
+          gateway,
+          case_id: record.caseId,
+          ...fields,
+          ...reconcileWithProcessor(NEW_CASE_STATE, record, today),
+        })
+        continue
+      }
+      const next = { ...fields, ...reconcileWithProcessor(row, record, today) }
+      if (Object.entries(next).some(([key, value]) => !sameValue(row[key as keyof DisputeCaseRow], value))) {
+        previous.push(row)
+        toUpdate.push({ id: row.id, ...next })
+      }
+    }
+    const created = toCreate.length ? await this.createDisputeCases(toCreate as never[], sharedContext) : []
+    if (toUpdate.length) {
+      await this.updateDisputeCases(toUpdate as never[], sharedContext)
+    }
+    const rows = (await this.listDisputeCases(
+      { gateway, case_id: [...byCaseId.keys()] },
+      { take: null },
+      sharedContext
+    )) as DisputeCaseRow[]
+    return { rows, created: created.map((row: { id: string }) => row.id), previous }
+  }
+
+  /** Compensation of `upsertDisputeCases`. */
+  @InjectTransactionManager()
+  async undoDisputeCaseUpsert(
+    input: { created: string[]; previous: DisputeCaseRow[] },
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<void> {
+    if (input.created.length) {
+      await this.deleteDisputeCases(input.created, sharedContext)
+    }
+    if (input.previous.length) {
+      await this.updateDisputeCases(input.previous.map(restorableCase) as never[], sharedContext)
+    }
+  }
+
+  /**
+   * The orders of this store's payments that the cases name: by the disputed
+   * transaction's processor id first, then by the order reference it carried.
+   */
+  async findPaymentRefs(
+    cases: { case_id: string; processor_transaction_id: string | null; processor_order_id: string | null }[]
+  ): Promise<Map<string, { order_id: string; payment_id: string }>> {
+    const txnIds = [...new Set(cases.map((c) => c.processor_transaction_id).filter((id): id is string => !!id))]
+    const orderRefs = [...new Set(cases.map((c) => c.processor_order_id).filter((id): id is string => !!id))]
+    const [byTxn, byOrderRef] = await Promise.all([
+      txnIds.length ? this.listPaymentRefs({ processor_transaction_id: txnIds }, { take: null }) : [],
+      orderRefs.length ? this.listPaymentRefs({ processor_order_id: orderRefs }, { take: null }) : [],
+    ])
+    const txn = new Map(byTxn.map((ref) => [ref.processor_transaction_id, ref]))
+    const order = new Map(byOrderRef.map((ref) => [ref.processor_order_id ?? "", ref]))
+    const matches = new Map<string, { order_id: string; payment_id: string }>()
+    for (const c of cases) {
+      const ref =
+        (c.processor_transaction_id ? txn.get(c.processor_transaction_id) : undefined) ??
+        (c.processor_order_id ? order.get(c.processor_order_id) : undefined)
+      if (ref) {
+        matches.set(c.case_id, { order_id: ref.order_id, payment_id: ref.payment_id })
+      }
+    }
+    return matches
+  }
+
+  /** Records how the processor names payments (see PaymentRef); a payment already recorded is left as it is. */
+  async recordPaymentRefs(
+    refs: { payment_id: string; order_id: string; processor_transaction_id: string; processor_order_id: string | null; scan_id: string | null }[]
+  ): Promise<number> {
+    if (!refs.length) {
+      return 0
+    }
+    const known = new Set(
+      (await this.listPaymentRefs({ payment_id: refs.map((ref) => ref.payment_id) }, { select: ["payment_id"], take: null })).map(
+        (ref) => ref.payment_id
+      )
+    )
+    const fresh = refs.filter((ref) => !known.has(ref.payment_id))
+    if (fresh.length) {
+      await this.createPaymentRefs(fresh)
+    }
+    return fresh.length
   }
 
   /** Queue figures for the health endpoint: counts by status and the last status check. */
@@ -852,6 +1079,108 @@ export default class ServiceScanModuleService extends MedusaService({
     )
     const made = new Set(updated.map((row) => row.id))
     return changes.filter((change) => made.has(change.id))
+  }
+}
+
+/** A dispute case row as the workflows read it. */
+export type DisputeCaseRow = DisputeCaseState & {
+  id: string
+  gateway: string
+  case_id: string
+  match_note: string | null
+  chargeback_id: string | null
+  order_id: string | null
+  amount: unknown
+  currency_code: string
+  cycle: string | null
+  reason_code: string | null
+  reason_description: string | null
+  queue: string | null
+  issued_on: string | null
+  processor_transaction_id: string | null
+  processor_order_id: string | null
+  card_last4: string | null
+  card_type: string | null
+  acquirer_reference_number: string | null
+  /** `{ items: DisputeActivity[] }`; read it with `caseActivities`. */
+  activities: Record<string, unknown> | null
+  last_activity_on: string | null
+  document_id: string | null
+  document_uploaded_at: Date | null
+  represented_at: Date | null
+  liability_accepted_at: Date | null
+  response_error: string | null
+}
+
+const NEW_CASE_STATE: DisputeCaseState = {
+  status: "unmatched",
+  response_status: "none",
+  reply_by: null,
+  awaiting_merchant: false,
+  outcome: null,
+}
+
+/** A stored case's activities, newest first. */
+export function caseActivities(row: Pick<DisputeCaseRow, "activities">): DisputeCaseRecord["activities"] {
+  const items = row.activities?.items
+  return Array.isArray(items) ? (items as DisputeCaseRecord["activities"]) : []
+}
+
+function caseCursorId(gateway: string): string {
+  return `cases:${gateway}`
+}
+
+/** The columns a processor's record sets. */
+function caseFields(record: DisputeCaseRecord) {
+  const currency = record.currencyCode.toLowerCase()
+  return {
+    amount: Number(fromMinorUnits(record.amountMinor, currency).toString()),
+    currency_code: currency,
+    cycle: record.cycle ?? null,
+    reason_code: record.reasonCode ?? null,
+    reason_description: record.reasonDescription ?? null,
+    queue: record.queue ?? null,
+    awaiting_merchant: record.awaitingMerchant,
+    reply_by: record.replyBy ?? null,
+    issued_on: record.issuedOn ?? null,
+    processor_transaction_id: record.transactionId ?? null,
+    processor_order_id: record.orderId ?? null,
+    card_last4: record.cardLast4 ?? null,
+    card_type: record.cardType ?? null,
+    acquirer_reference_number: record.acquirerReferenceNumber ?? null,
+    activities: { items: record.activities },
+    last_activity_on: record.activities.reduce<string | null>((newest, a) => (!newest || a.date > newest ? a.date : newest), null),
+  }
+}
+
+function sameValue(current: unknown, next: unknown): boolean {
+  if (current !== null && typeof current === "object") {
+    return JSON.stringify(current) === JSON.stringify(next)
+  }
+  // bigNumber columns read back as numbers or BigNumber-likes; compare by value.
+  return String(current ?? null) === String(next ?? null)
+}
+
+function restorableCase(row: DisputeCaseRow): Record<string, unknown> {
+  const { id, status, match_note, chargeback_id, order_id, cycle, reason_code, reason_description, queue, awaiting_merchant, reply_by } = row
+  return {
+    id,
+    status,
+    match_note,
+    chargeback_id,
+    order_id,
+    cycle,
+    reason_code,
+    reason_description,
+    queue,
+    awaiting_merchant,
+    reply_by,
+    amount: row.amount,
+    currency_code: row.currency_code,
+    activities: row.activities,
+    last_activity_on: row.last_activity_on,
+    response_status: row.response_status,
+    outcome: row.outcome,
   }
 }
 

@@ -60,3 +60,14 @@ export function hashId(value: string): string {
 export function formCustomerId(customerId: string | undefined): string | undefined {
   return customerId && customerId.length <= 50 ? customerId : undefined
 }
+
+/**
+ * The payment session whose id `processorIdFor` turned into this request id,
+ * when it was a Medusa id (`payses_0` + the 25 characters kept). A chargeback
+ * case names the order reference its transaction carried; this finds the
+ * session, and through it the order, for payments recorded before the
+ * plugin kept references of its own.
+ */
+export function paymentSessionIdFor(requestId: string): string | undefined {
+  return /^[0-9A-HJKMNP-TV-Z]{25}$/.test(requestId) ? `payses_0${requestId}` : undefined
+}

@@ -46,7 +46,12 @@ export const DisputeCase = model
       /** The newest activity day seen. */
       last_activity_on: model.text().nullable(),
       response_status: model.enum([...DISPUTE_RESPONSE_STATUSES]).default("none"),
-      /** The evidence document's id on the case (derived from the chargeback: a re-upload replaces). */
+      /** The evidence pack (a PDF in Medusa's File Module, private), its size, and whether images were reduced to fit. */
+      pack_file_id: model.text().nullable(),
+      pack_bytes: model.number().nullable(),
+      pack_generated_at: model.dateTime().nullable(),
+      pack_downscaled: model.boolean().default(false),
+      /** The evidence document's id on the case (derived from the case: a re-upload replaces). */
       document_id: model.text().nullable(),
       document_uploaded_at: model.dateTime().nullable(),
       represented_at: model.dateTime().nullable(),

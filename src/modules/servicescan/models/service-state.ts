@@ -18,5 +18,7 @@ export const ServiceState = model.define(
     /** The HTTP status the service answered (401/403), or null when the key is simply missing. */
     configuration_error_status: model.number().nullable(),
     configuration_error_at: model.dateTime().nullable(),
+    /** A job's position, e.g. the case import's last fully imported activity day (`YYYY-MM-DD`). */
+    cursor: model.text().nullable(),
   }
 )

@@ -1,0 +1,70 @@
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { SERVICESCAN_MODULE } from "../../modules/servicescan"
+import type ServiceScanModuleService from "../../modules/servicescan/service"
+import { SERVICESCAN_PROVIDER_PREFIX } from "../utils/checkout-session"
+
+type OrderPayments = {
+  id: string
+  payment_collections?: ({ payments?: ({ id: string; provider_id: string; data: Record<string, unknown> | null } | null)[] } | null)[]
+}
+
+/**
+ * Records how the processor names each ServiceScan payment of these orders
+ * (its transaction id and order reference), so an imported case finds its
+ * order. Payments already recorded are left alone; the compensation removes
+ * only the ones this run added.
+ */
+export const recordPaymentRefsStep = createStep(
+  "servicescan-record-payment-refs",
+  async (input: { order_ids: string[] }, { container }) => {
+    if (!input.order_ids.length) {
+      return new StepResponse(0, [] as string[])
+    }
+    const query = container.resolve(ContainerRegistrationKeys.QUERY)
+    const { data } = await query.graph({
+      entity: "order",
+      fields: ["id", "payment_collections.payments.id", "payment_collections.payments.provider_id", "payment_collections.payments.data"],
+      filters: { id: input.order_ids },
+    })
+    const refs = (data as OrderPayments[]).flatMap((order) =>
+      (order.payment_collections ?? []).flatMap((collection) =>
+        (collection?.payments ?? []).flatMap((payment) => {
+          const txn = payment?.data?.cnp_txn_id
+          if (!payment?.provider_id.startsWith(SERVICESCAN_PROVIDER_PREFIX) || typeof txn !== "string" || !txn) {
+            return []
+          }
+          const text = (value: unknown) => (typeof value === "string" && value ? value : null)
+          return [
+            {
+              payment_id: payment.id,
+              order_id: order.id,
+              processor_transaction_id: txn,
+              processor_order_id: text(payment.data?.order_id),
+              scan_id: text(payment.data?.scan_id),
+            },
+          ]
+        })
+      )
+    )
+    const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
+    const before = new Set(
+      (await service.listPaymentRefs({ payment_id: refs.map((ref) => ref.payment_id) }, { select: ["payment_id"], take: null })).map(
+        (ref) => ref.payment_id
+      )
+    )
+    const added = await service.recordPaymentRefs(refs)
+    return new StepResponse(
+      added,
+      refs.filter((ref) => !before.has(ref.payment_id)).map((ref) => ref.payment_id)
+    )
+  },
+  async (paymentIds, { container }) => {
+    if (!paymentIds?.length) {
+      return
+    }
+    const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
+    const rows = await service.listPaymentRefs({ payment_id: paymentIds }, { select: ["id"], take: null })
+    await service.deletePaymentRefs(rows.map((row) => row.id))
+  }
+)

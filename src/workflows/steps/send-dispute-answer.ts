@@ -1,0 +1,58 @@
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { SERVICESCAN_MODULE } from "../../modules/servicescan"
+import { DisputeGatewayRefusal } from "../../modules/servicescan/gateways/types"
+import type { DisputeAction } from "../../modules/servicescan/lifecycle/dispute-case"
+import { reconcileWithProcessor } from "../../modules/servicescan/lifecycle/dispute-case"
+import type ServiceScanModuleService from "../../modules/servicescan/service"
+import type { DisputeCaseRow } from "../../modules/servicescan/service"
+
+export type SendDisputeAnswerStepInput = {
+  case: DisputeCaseRow
+  action: DisputeAction
+  note: string
+  today: string
+}
+
+export type DisputeAnswerOutcome =
+  | { sent: true; reconciled: boolean }
+  | { sent: false; refused: boolean; error: string }
+
+/**
+ * Sends the answer to the processor (represent, or accept liability), once:
+ * the case is read first, and an answer the processor already shows (a lost
+ * acknowledgement of an earlier try) is not sent again. Failures are answered,
+ * not thrown: a refusal settles the answer, an unknown outcome leaves it for
+ * the next try to reconcile.
+ *
+ * No compensation, on purpose: an answer the processor took cannot be taken
+ * back, and whether it took it is exactly what the next try reads.
+ */
+export const sendDisputeAnswerStep = createStep(
+  "servicescan-send-dispute-answer",
+  async (input: SendDisputeAnswerStepInput, { container }) => {
+    const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
+    const gateway = service.getDisputeGateway()
+    if (!gateway) {
+      return new StepResponse<DisputeAnswerOutcome>({ sent: false, refused: true, error: "No dispute gateway is configured" })
+    }
+    const done = input.action === "represent" ? "represented" : "liability_accepted"
+    try {
+      const current = await gateway.getCase(input.case.case_id)
+      if (!current) {
+        return new StepResponse<DisputeAnswerOutcome>({ sent: false, refused: true, error: `The processor does not know case ${input.case.case_id}` })
+      }
+      if (reconcileWithProcessor(input.case, current, input.today).response_status === done) {
+        return new StepResponse<DisputeAnswerOutcome>({ sent: true, reconciled: true })
+      }
+      if (input.action === "represent") {
+        await gateway.represent(input.case.case_id, { note: input.note })
+      } else {
+        await gateway.acceptLiability(input.case.case_id, { note: input.note })
+      }
+      return new StepResponse<DisputeAnswerOutcome>({ sent: true, reconciled: false })
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      return new StepResponse<DisputeAnswerOutcome>({ sent: false, refused: error instanceof DisputeGatewayRefusal, error: message })
+    }
+  }
+)
