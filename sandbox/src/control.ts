@@ -3,7 +3,7 @@ import { normalizeDomain } from "./auth";
 import { ChargebackInputError, CYCLES, isDate, type ChargebackCase } from "./chargebacks";
 import type { ProcessorCredentials } from "./cnp";
 import { jsonError, parseJson, sendBody, sendJson, sendNoContent } from "./http";
-import { forget } from "./jpeg";
+import { forget, MAX_LARGE_IMAGE_BYTES, MIN_LARGE_IMAGE_BYTES } from "./jpeg";
 import type { Context } from "./server";
 import { ALL_PERMISSIONS, KEY_KINDS, SERVICE_ROUTES, type Faults, type KeyKind, type Permission, type Scan } from "./store";
 import { isPlainObject } from "./util";
@@ -132,12 +132,22 @@ function findScan(ctx: Context): Scan {
 export function labelScan(ctx: Context): void {
   const scan = findScan(ctx);
   const body = jsonObject(ctx);
-  rejectUnknownFields(body, ["groundTruth"]);
+  rejectUnknownFields(body, ["groundTruth", "imageBytes"]);
   // "fraud" is the real service's word for the same verdict.
   const label = body.groundTruth === "fraud" ? "invalid" : body.groundTruth;
   if (label !== "valid" && label !== "invalid") throw jsonError(400, 'groundTruth must be "valid" or "invalid"');
+  const imageBytes = body.imageBytes;
+  if (imageBytes !== undefined && imageBytes !== null) {
+    if (!Number.isInteger(imageBytes)) {
+      throw jsonError(400, `imageBytes must be a whole number of bytes from ${MIN_LARGE_IMAGE_BYTES} to ${MAX_LARGE_IMAGE_BYTES}, or null`);
+    }
+    numberIn(imageBytes, "imageBytes", MIN_LARGE_IMAGE_BYTES, MAX_LARGE_IMAGE_BYTES);
+  }
   ctx.services.disputes.label(scan, label);
-  sendJson(ctx.res, 200, { scanId: scan.id, groundTruth: label });
+  // Omitted: the image size stays as it was; null: back to the ordinary image.
+  if (imageBytes === null) delete scan.imageBytes;
+  else if (typeof imageBytes === "number") scan.imageBytes = imageBytes;
+  sendJson(ctx.res, 200, { scanId: scan.id, groundTruth: label, ...(scan.imageBytes === undefined ? {} : { imageBytes: scan.imageBytes }) });
 }
 
 export function deleteImage(ctx: Context): void {

@@ -65,6 +65,24 @@ export function sendBody(
   res.end(payload);
 }
 
+/**
+ * Sends a body made of several buffers without joining them: large bodies assembled from shared,
+ * cached parts cost no copy per request.
+ */
+export function sendChunks(
+  res: ServerResponse,
+  status: number,
+  chunks: readonly Buffer[],
+  contentType: string,
+  headers: Headers = {},
+): void {
+  const length = chunks.reduce((total, chunk) => total + chunk.length, 0);
+  res.writeHead(status, { "Content-Type": contentType, "Content-Length": length, ...headers });
+  res.cork();
+  for (const chunk of chunks) res.write(chunk);
+  res.end();
+}
+
 export function sendText(res: ServerResponse, status: number, text: string, headers: Headers = {}): void {
   sendBody(res, status, text, "text/plain; charset=utf-8", { "Cache-Control": "no-store", ...headers });
 }

@@ -76,6 +76,8 @@ export interface Scan {
   accountId: string;
   groundTruth: GroundTruth | null;
   imageDeleted: boolean;
+  /** set through the label call: serve an image of exactly this many bytes (benchmarks) */
+  imageBytes?: number;
   /** drives the auto-labeller's test-card rule */
   cardNumber: string | null;
   source: "form" | "control";
