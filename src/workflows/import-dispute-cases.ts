@@ -7,6 +7,7 @@ import { matchDisputeCasesStep } from "./steps/match-dispute-cases"
 import { setChargebackStatusesStep } from "./steps/set-chargeback-statuses"
 import { updateDisputeCasesStep } from "./steps/update-dispute-cases"
 import { upsertDisputeCasesStep } from "./steps/upsert-dispute-cases"
+import { chargebackFromCase } from "./utils/dispute-case"
 
 export type ImportDisputeCasesWorkflowInput = {
   /** The dispute gateway's name, e.g. `worldpay`. */
@@ -48,22 +49,11 @@ export const importDisputeCasesWorkflow = createWorkflow(
     )
     updateDisputeCasesStep(matchUpdates).config({ name: "servicescan-record-case-matches" })
 
-    const toRecord = transform({ upserted, matches, input }, ({ upserted, matches, input }) => {
+    const toRecord = transform({ upserted, matches }, ({ upserted, matches }) => {
       const newlyMatched = new Map(matches.filter((m) => m.order_id).map((m) => [m.id, m.order_id as string]))
       const chargebacks = upserted.rows
         .filter((row) => !row.chargeback_id && (row.order_id || newlyMatched.has(row.id)))
-        .map((row) => ({
-          external_id: row.case_id,
-          order_id: row.order_id ?? (newlyMatched.get(row.id) as string),
-          amount: row.amount as number,
-          currency_code: row.currency_code,
-          reason: row.reason_description,
-          reason_code: row.reason_code,
-          // The processor's last day to answer, to its end.
-          due_by: row.reply_by ? `${row.reply_by}T23:59:59.000Z` : null,
-          source: "processor" as const,
-          metadata: { dispute_case: { gateway: input.gateway, case_id: row.case_id, cycle: row.cycle } },
-        }))
+        .map((row) => chargebackFromCase(row, row.order_id ?? (newlyMatched.get(row.id) as string)))
       return { chargebacks }
     })
     const recorded = recordChargebacksWorkflow.runAsStep({ input: toRecord })

@@ -1,5 +1,6 @@
 import { model } from "@medusajs/framework/utils"
 import { CHARGEBACK_SOURCES, CHARGEBACK_STATUSES } from "../types"
+import { DisputeCase } from "./dispute-case"
 import { ProofRequest } from "./proof-request"
 
 /**
@@ -26,6 +27,8 @@ export const Chargeback = model
       extra_scan_ids: model.array().default([]),
       metadata: model.json().nullable(),
       proof_requests: model.hasMany(() => ProofRequest, { mappedBy: "chargeback" }),
+      /** The processor's case, when the chargeback was imported from (or assigned to) one. */
+      dispute_case: model.hasOne(() => DisputeCase, { mappedBy: "chargeback" }).nullable(),
     }
   )
   .indexes([

@@ -1,5 +1,6 @@
 import { model } from "@medusajs/framework/utils"
 import { DISPUTE_CASE_OUTCOMES, DISPUTE_CASE_STATUSES, DISPUTE_RESPONSE_STATUSES } from "../types"
+import { Chargeback } from "./chargeback"
 
 /**
  * A chargeback case as the processor publishes it (Worldpay's eComm
@@ -20,7 +21,8 @@ export const DisputeCase = model
       status: model.enum([...DISPUTE_CASE_STATUSES]).default("unmatched"),
       /** Why it is unmatched, in an admin's words. */
       match_note: model.text().nullable(),
-      chargeback_id: model.text().nullable(),
+      /** The chargeback (and so the order's evidence) a matched case owns. */
+      chargeback: model.belongsTo(() => Chargeback, { mappedBy: "dispute_case" }).nullable(),
       order_id: model.text().nullable(),
       /** In the currency's major unit, like every Medusa amount. */
       amount: model.bigNumber(),
@@ -63,6 +65,5 @@ export const DisputeCase = model
   )
   .indexes([
     { name: "IDX_servicescan_dispute_case_gateway_case_unique", on: ["gateway", "case_id"], unique: true },
-    { name: "IDX_servicescan_dispute_case_chargeback_id", on: ["chargeback_id"] },
     { name: "IDX_servicescan_dispute_case_status", on: ["status"] },
   ])

@@ -1,0 +1,51 @@
+/** Fields of a processor case in admin responses, and what `?fields=` may ask for. Import-free (the admin bundle reads it). */
+export const DISPUTE_CASE_FIELDS = [
+  "id",
+  "gateway",
+  "case_id",
+  "status",
+  "match_note",
+  "chargeback_id",
+  "order_id",
+  "amount",
+  "currency_code",
+  "cycle",
+  "reason_code",
+  "reason_description",
+  "queue",
+  "awaiting_merchant",
+  "reply_by",
+  "issued_on",
+  "processor_transaction_id",
+  "processor_order_id",
+  "card_last4",
+  "card_type",
+  "acquirer_reference_number",
+  "activities",
+  "last_activity_on",
+  "response_status",
+  "document_id",
+  "document_uploaded_at",
+  "represented_at",
+  "liability_accepted_at",
+  "response_error",
+  "outcome",
+  "pack_bytes",
+  "pack_generated_at",
+  "pack_downscaled",
+  "created_at",
+  "updated_at",
+]
+
+export const listDisputeCasesQueryConfig = {
+  defaults: [...DISPUTE_CASE_FIELDS],
+  allowed: [...DISPUTE_CASE_FIELDS],
+  isList: true,
+  defaultLimit: 20,
+}
+
+export const retrieveDisputeCaseQueryConfig = {
+  defaults: [...DISPUTE_CASE_FIELDS],
+  allowed: [...DISPUTE_CASE_FIELDS],
+  isList: false,
+}

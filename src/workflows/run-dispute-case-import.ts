@@ -1,0 +1,112 @@
+import type { ILockingModule, Logger, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { randomUUID } from "node:crypto"
+import { SERVICESCAN_MODULE } from "../modules/servicescan"
+import type { DisputeCaseRecord } from "../modules/servicescan/gateways/types"
+import type ServiceScanModuleService from "../modules/servicescan/service"
+import { importDisputeCasesWorkflow } from "./import-dispute-cases"
+
+const RUN_LOCK_KEY = "servicescan:import-dispute-cases"
+const RUN_LOCK_EXPIRE_SECONDS = 30 * 60
+const DAY_MS = 24 * 60 * 60 * 1000
+
+export type CaseImportReport = {
+  skipped?: "not_configured" | "locked"
+  days: string[]
+  cases: number
+  new_cases: number
+  matched: number
+  unmatched: number
+  chargebacks_recorded: number
+  calls: number
+  errors: string[]
+}
+
+/** `YYYY-MM-DD` of a date, in UTC. */
+export function dayOf(date: Date): string {
+  return date.toISOString().slice(0, 10)
+}
+
+/**
+ * The case import's body, exported for tests and the benchmark. Reads the
+ * processor's cases day by day, from its cursor (minus an overlap, so a case
+ * whose activity lands near midnight, or while the import was down, is never
+ * missed) to today, then the cases waiting for the merchant whatever their
+ * dates; hands them to `importDisputeCasesWorkflow` page by page. The cursor
+ * moves only when every day was read: a failed run is simply repeated, and an
+ * import of the same case again changes nothing that has not changed.
+ */
+export async function importServiceScanDisputeCases(
+  container: MedusaContainer,
+  options: { now?: () => Date; pageSize?: number } = {}
+): Promise<CaseImportReport> {
+  const now = (options.now ?? (() => new Date()))()
+  const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+  const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
+  const report: CaseImportReport = {
+    days: [],
+    cases: 0,
+    new_cases: 0,
+    matched: 0,
+    unmatched: 0,
+    chargebacks_recorded: 0,
+    calls: 0,
+    errors: [],
+  }
+  const gateway = service.getDisputeGateway()
+  if (!gateway) {
+    return { ...report, skipped: "not_configured" }
+  }
+  const locking = container.resolve<ILockingModule>(Modules.LOCKING)
+  const ownerId = `servicescan-import-${randomUUID()}`
+  try {
+    await locking.acquire(RUN_LOCK_KEY, { ownerId, expire: RUN_LOCK_EXPIRE_SECONDS })
+  } catch {
+    return { ...report, skipped: "locked" }
+  }
+
+  try {
+    const settings = service.getSettings()
+    const pageSize = options.pageSize ?? settings.page_size
+    const today = dayOf(now)
+    const cursor = await service.getCaseCursor(gateway.name)
+    const from = cursor
+      ? new Date(Date.parse(`${cursor}T00:00:00Z`) - settings.case_import_overlap_days * DAY_MS)
+      : new Date(Date.parse(`${today}T00:00:00Z`) - settings.case_import_lookback_days * DAY_MS)
+    for (let day = from; dayOf(day) <= today; day = new Date(day.getTime() + DAY_MS)) {
+      report.days.push(dayOf(day))
+    }
+
+    const importPages = async (cases: DisputeCaseRecord[]) => {
+      for (let start = 0; start < cases.length; start += pageSize) {
+        const { result } = await importDisputeCasesWorkflow(container).run({
+          input: { gateway: gateway.name, cases: cases.slice(start, start + pageSize), today },
+        })
+        report.cases += result.cases
+        report.new_cases += result.new_cases
+        report.matched += result.matched
+        report.unmatched += result.unmatched
+        report.chargebacks_recorded += result.chargebacks_recorded
+        report.errors.push(...result.errors)
+      }
+    }
+    for (const day of report.days) {
+      report.calls++
+      await importPages(await gateway.listCasesByActivityDate(day))
+    }
+    report.calls++
+    await importPages(await gateway.listActionableCases())
+    await service.setCaseCursor(gateway.name, today)
+  } finally {
+    await locking.release(RUN_LOCK_KEY, { ownerId }).catch(() => undefined)
+  }
+  if (report.cases) {
+    logger.info(
+      `servicescan: imported ${report.cases} ${gateway.name} cases (${report.new_cases} new, ${report.matched} matched, ${report.unmatched} unmatched, ${report.chargebacks_recorded} chargebacks recorded)`
+    )
+  }
+  for (const error of report.errors) {
+    logger.warn(`servicescan: case import: ${error}`)
+  }
+  return report
+}
