@@ -13,6 +13,7 @@ const MAX_ID_CHARS = 64
 export function evidencePackFileName(caseId: string): string {
   const safe = caseId
     .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
     .replace(/[^A-Za-z0-9._-]+/g, "-")
     .replace(/^[-.]+|[-.]+$/g, "")
     .slice(0, MAX_ID_CHARS)

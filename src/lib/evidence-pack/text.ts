@@ -39,6 +39,7 @@ const WHITESPACE = /\s/u
 // Controls and invisible format characters (zero-width joiners, BOM, bidi marks).
 const INVISIBLE = /^[\p{Cc}\p{Cf}]$/u
 const COMBINING_MARK = /^\p{M}$/u
+const LINE_CONTROLS = /^[\t\n\v\f\r\u0085]$/u
 
 /**
  * Returns `text` with every character the font cannot encode transliterated
@@ -50,12 +51,13 @@ export function toEncodable(text: string, canEncode: (codePoint: number) => bool
   let out = ""
   let pendingSpace = false
   for (const char of text.normalize("NFC")) {
+    // Line breaks and tabs are controls too, but they separate words; a BOM counts as \s but separates nothing.
+    if (INVISIBLE.test(char) && !LINE_CONTROLS.test(char)) continue
     if (WHITESPACE.test(char)) {
       pendingSpace = true
       continue
     }
     const codePoint = char.codePointAt(0) ?? 0
-    if (INVISIBLE.test(char)) continue
     const encoded = encodeOne(char, codePoint, canEncode)
     if (encoded === "") continue
     if (pendingSpace && out !== "") out += " "
