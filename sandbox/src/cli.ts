@@ -11,6 +11,8 @@ Options:
   --port <n>           port to listen on (default 4010; 0 picks a free port)
   --host <host>        interface to bind (default 127.0.0.1)
   --proof-delay <ms>   label scans and complete proof requests by themselves after <ms>
+  --max-document-bytes <n>
+                       Chargeback API per-document size limit (default 2097152, 2 MiB)
   --fraud-label <word> "invalid" (the spec's word, default) or "fraud" (the real service's)
   --quiet              do not log requests
   -h, --help           show this help
@@ -24,6 +26,7 @@ interface CliOptions {
   port: number;
   host: string;
   proofDelayMs?: number;
+  maxDocumentBytes?: number;
   fraudLabel?: "invalid" | "fraud";
   quiet: boolean;
 }
@@ -56,6 +59,12 @@ function parseArgs(argv: string[]): ({ help: true } | ({ help: false } & CliOpti
         const v = value();
         if (!/^\d+$/.test(v)) throw new Error(`--proof-delay must be a number of milliseconds, got ${v}`);
         out.proofDelayMs = Number(v);
+        break;
+      }
+      case "--max-document-bytes": {
+        const v = value();
+        if (!/^\d+$/.test(v) || Number(v) < 1) throw new Error(`--max-document-bytes must be a positive number of bytes, got ${v}`);
+        out.maxDocumentBytes = Number(v);
         break;
       }
       case "--fraud-label": {
@@ -93,6 +102,7 @@ async function main(): Promise<void> {
       port: args.port,
       host: args.host,
       proofDelayMs: args.proofDelayMs,
+      ...(args.maxDocumentBytes === undefined ? {} : { maxDocumentBytes: args.maxDocumentBytes }),
       fraudLabel: args.fraudLabel,
       logger: (level, message) => {
         if (quiet && level === "info") return;
@@ -142,6 +152,7 @@ async function main(): Promise<void> {
       `  url                  ${demo.processor.url}`,
       `  merchantId           ${demo.processor.merchantId}`,
       `  user / password      ${demo.processor.user} / ${demo.processor.password}`,
+      `  Chargeback API       ${url}/chargebacks, documents ${url}/services/chargebacks (HTTP Basic, the same user / password)`,
       ``,
       `Test cards`,
       ...TEST_CARDS.map((c) => `  ${c.number.padEnd(19)}  ${c.label}`),

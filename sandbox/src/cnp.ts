@@ -1,6 +1,6 @@
 import * as crypto from "node:crypto";
-import { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
 import { cardType, luhnValid, randomDigits } from "./util";
+import { isXmlNode as isNode, ordered, orderedXmlBuilder, xmlBuilder as builder, xmlParser as parser, xmlProblem, XML_DECLARATION, type OrderedNode, type XmlNode } from "./xml";
 
 /**
  * A simulated Worldpay eCommerce (cnpAPI) processor: token vault, authorizations and the
@@ -19,8 +19,6 @@ export type PaymentTxnType = "registerTokenRequest" | "authorization" | "sale" |
 export type TxnType = PaymentTxnType | "queryTransaction";
 export type TxnSource = "http" | "token-exchange";
 
-/** A parsed XML element: child elements by name, attributes as `@_name`, text as `#text`. */
-type XmlNode = Record<string, unknown>;
 type Code = readonly [code: string, message: string];
 
 /** What `GET /__sandbox/processor/transactions` shows of a transaction. */
@@ -59,6 +57,27 @@ interface TxnRecord extends ProcessorTransaction {
   responseElement: XmlNode;
   /** the dialect the response element was written in (cnpTxnId or litleTxnId) */
   dialect: Dialect;
+  /** `<token><expDate>` of an authorization or sale, MMYY */
+  expDate: string | null;
+}
+
+/** An approved authorization or sale, as a chargeback case needs it. */
+export interface OriginalPayment {
+  merchantId: string;
+  type: "authorization" | "sale";
+  cnpTxnId: string;
+  /** the request's `id` attribute: the merchant's own transaction id */
+  id: string | null;
+  orderId: string | null;
+  customerId: string | null;
+  /** minor units */
+  amount: number;
+  token: string | null;
+  /** the card behind the token (test cards only ever reach the sandbox) */
+  cardNumber: string | null;
+  /** MMYY, when the request carried one */
+  expDate: string | null;
+  createdAt: string;
 }
 
 interface Ledger {
@@ -181,56 +200,6 @@ const ACTION_TYPES: Readonly<Record<string, readonly PaymentTxnType[]>> = {
 /** At most this many original responses come back in `<results_max10>`; `<matchCount>` tells all. */
 const MAX_QUERY_RESULTS = 10;
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "@_",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  removeNSPrefix: true,
-  processEntities: true,
-  htmlEntities: false,
-});
-const builder = new XMLBuilder({
-  ignoreAttributes: false,
-  attributeNamePrefix: "@_",
-  format: true,
-  suppressEmptyNode: true,
-  // Otherwise duplicate="true" is written as a bare `duplicate` attribute, which is not XML.
-  suppressBooleanAttributes: false,
-});
-
-/**
- * For answers whose children must keep their order whatever their names: `<results_max10>` lists
- * original responses of several types in the order they happened.
- */
-const orderedBuilder = new XMLBuilder({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: "@_",
-  format: true,
-  suppressEmptyNode: true,
-  suppressBooleanAttributes: false,
-});
-
-/** An element in fast-xml-parser's ordered form: `{ name: children, ":@": attributes }`. */
-type OrderedNode = Record<string, unknown>;
-
-/** Converts an element built in the plain form (attributes as `@_name`) to the ordered form. */
-function ordered(name: string, node: XmlNode | string): OrderedNode {
-  if (typeof node === "string") return { [name]: [{ "#text": node }] };
-  const attributes: Record<string, string> = {};
-  const children: OrderedNode[] = [];
-  for (const [key, value] of Object.entries(node)) {
-    if (key.startsWith("@_")) attributes[key] = String(value);
-    else if (key === "#text") children.push({ "#text": String(value) });
-    else for (const item of Array.isArray(value) ? value : [value]) children.push(ordered(key, isNode(item) ? item : String(item)));
-  }
-  return Object.keys(attributes).length > 0 ? { [name]: children, ":@": attributes } : { [name]: children };
-}
-
 /** A response element written in one dialect, renamed for another (cnpTxnId ↔ litleTxnId, cnpToken ↔ litleToken). */
 function inDialect(el: XmlNode, from: Dialect, to: Dialect): XmlNode {
   if (from === to) return el;
@@ -248,10 +217,6 @@ export function redactPassword(xml: string): string {
     /(<(?:[\w.-]+:)?password\b[^>]*>)([\s\S]*?)(<\/(?:[\w.-]+:)?password\s*>)/gi,
     "$1[REDACTED]$3",
   );
-}
-
-function isNode(value: unknown): value is XmlNode {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Element text, whether the parser gave a string or an object with attributes. */
@@ -332,9 +297,52 @@ export class Processor {
   private readonly transactions: (TxnRecord | QueryRecord)[] = [];
   private readonly byTxnId = new Map<string, TxnRecord>();
   private readonly originals = new Map<string, TxnRecord>();
+  /** Approved authorizations and sales by orderId, for raising chargebacks by order. */
+  private readonly paymentsByOrderId = new Map<string, TxnRecord[]>();
 
   constructor(options: { now?: () => Date } = {}) {
     this.now = options.now ?? (() => new Date());
+  }
+
+  /**
+   * The merchants these credentials open (the Chargeback API authenticates by user and password
+   * only). Compared in constant time, like cnpAPI's `<authentication>`.
+   */
+  merchantsFor(user: string, password: string): string[] {
+    const same = (a: string, b: string) => a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+    return [...this.merchants.values()].filter((m) => same(m.user, user) && same(m.password, password)).map((m) => m.merchantId);
+  }
+
+  /**
+   * Approved authorizations and sales (never duplicate replays) by cnpTxnId or by orderId,
+   * optionally of one merchant: what a chargeback can be raised on.
+   */
+  originalPayments(filter: { cnpTxnId?: string | undefined; orderId?: string | undefined; merchantId?: string | undefined }): OriginalPayment[] {
+    let records: TxnRecord[];
+    if (filter.cnpTxnId !== undefined) {
+      const record = this.byTxnId.get(filter.cnpTxnId);
+      records = record ? [record] : [];
+    } else if (filter.orderId !== undefined) {
+      records = this.paymentsByOrderId.get(filter.orderId) ?? [];
+    } else {
+      records = [];
+    }
+    return records
+      .filter((r) => (r.type === "authorization" || r.type === "sale") && r.response === "000" && !r.duplicate)
+      .filter((r) => filter.merchantId === undefined || r.merchantId === filter.merchantId)
+      .map((r) => ({
+        merchantId: r.merchantId,
+        type: r.type === "sale" ? "sale" : "authorization",
+        cnpTxnId: r.cnpTxnId,
+        id: r.id,
+        orderId: r.orderId,
+        customerId: r.customerId,
+        amount: r.amount ?? 0,
+        token: r.token,
+        cardNumber: r.token === null ? null : (this.vaultOf(r.merchantId).byToken.get(r.token) ?? null),
+        expDate: r.expDate,
+        createdAt: r.createdAt,
+      }));
   }
 
   /** Accounts may share a merchant only when they agree on its credentials. */
@@ -382,13 +390,8 @@ export class Processor {
   }
 
   private parseEnvelope(xml: string): { root: XmlNode; dialect: Dialect; version: string } {
-    // Entity declarations are the classic XML bomb; cnpAPI requests never carry a DOCTYPE.
-    if (/<!DOCTYPE/i.test(xml)) throw schemaError("DOCTYPE declarations are not allowed");
-    if (xml.trim() === "") throw schemaError("the request body is empty");
-    const valid = XMLValidator.validate(xml);
-    if (valid !== true) {
-      throw schemaError(`the XML is not well-formed: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col})`);
-    }
+    const problem = xmlProblem(xml);
+    if (problem) throw schemaError(problem);
     const doc: XmlNode = parser.parse(xml);
     const dialect: Dialect = Object.hasOwn(doc, NAMESPACES.litle.request) ? NAMESPACES.litle : NAMESPACES.cnp;
     const root = doc[dialect.request];
@@ -483,6 +486,7 @@ export class Processor {
         ledger: null,
         responseElement: { ...inDialect(original.responseElement, original.dialect, dialect), "@_duplicate": "true" },
         dialect,
+        expDate: original.expDate,
       };
       this.transactions.push(duplicate);
       return duplicate;
@@ -503,12 +507,18 @@ export class Processor {
       ledger: outcome.ledger ?? null,
       responseElement: {},
       dialect,
+      expDate: request.expDate ?? null,
     };
     record.responseElement = this.responseElement(record, dialect, outcome);
     if (outcome.commit) outcome.commit(record);
     this.transactions.push(record);
     this.byTxnId.set(cnpTxnId, record);
     if (id !== null && DEDUPLICATED.has(type)) this.originals.set(dedupeKey, record);
+    if ((type === "authorization" || type === "sale") && record.response === "000" && record.orderId !== null) {
+      const list = this.paymentsByOrderId.get(record.orderId) ?? [];
+      list.push(record);
+      this.paymentsByOrderId.set(record.orderId, list);
+    }
     return record;
   }
 
@@ -855,7 +865,7 @@ export class Processor {
 
   private buildEnvelope(dialect: Dialect, version: string, response: "0" | "1", message: string, body: XmlNode): string {
     return builder.build({
-      "?xml": { "@_version": "1.0", "@_encoding": "UTF-8" },
+      "?xml": XML_DECLARATION,
       [dialect.response]: {
         "@_version": version,
         "@_xmlns": dialect.xmlns,
@@ -868,8 +878,8 @@ export class Processor {
 
   /** The envelope of a queryTransaction answer, whose `<results_max10>` must keep its order. */
   private buildOrderedEnvelope(dialect: Dialect, version: string, element: OrderedNode): string {
-    return orderedBuilder.build([
-      { "?xml": [], ":@": { "@_version": "1.0", "@_encoding": "UTF-8" } },
+    return orderedXmlBuilder.build([
+      { "?xml": [], ":@": XML_DECLARATION },
       {
         [dialect.response]: [element],
         ":@": { "@_version": version, "@_xmlns": dialect.xmlns, "@_response": "0", "@_message": "Valid Format" },
@@ -952,7 +962,7 @@ export function buildRegisterTokenRequest(input: {
   txn.accountNumber = input.accountNumber;
   if (input.cardValidationNum) txn.cardValidationNum = input.cardValidationNum;
   return builder.build({
-    "?xml": { "@_version": "1.0", "@_encoding": "UTF-8" },
+    "?xml": XML_DECLARATION,
     cnpOnlineRequest: {
       "@_version": "12.30",
       "@_xmlns": NAMESPACES.cnp.xmlns,

@@ -1,7 +1,9 @@
+import * as crypto from "node:crypto";
 import { normalizeDomain } from "./auth";
+import { ChargebackInputError, CYCLES, isDate, type ChargebackCase } from "./chargebacks";
 import type { ProcessorCredentials } from "./cnp";
-import { jsonError, parseJson, sendJson, sendNoContent } from "./http";
-import { forget } from "./jpeg";
+import { jsonError, parseJson, sendBody, sendJson, sendNoContent } from "./http";
+import { forget, MAX_LARGE_IMAGE_BYTES, MIN_LARGE_IMAGE_BYTES } from "./jpeg";
 import type { Context } from "./server";
 import { ALL_PERMISSIONS, KEY_KINDS, SERVICE_ROUTES, type Faults, type KeyKind, type Permission, type Scan } from "./store";
 import { isPlainObject } from "./util";
@@ -130,12 +132,22 @@ function findScan(ctx: Context): Scan {
 export function labelScan(ctx: Context): void {
   const scan = findScan(ctx);
   const body = jsonObject(ctx);
-  rejectUnknownFields(body, ["groundTruth"]);
+  rejectUnknownFields(body, ["groundTruth", "imageBytes"]);
   // "fraud" is the real service's word for the same verdict.
   const label = body.groundTruth === "fraud" ? "invalid" : body.groundTruth;
   if (label !== "valid" && label !== "invalid") throw jsonError(400, 'groundTruth must be "valid" or "invalid"');
+  const imageBytes = body.imageBytes;
+  if (imageBytes !== undefined && imageBytes !== null) {
+    if (!Number.isInteger(imageBytes)) {
+      throw jsonError(400, `imageBytes must be a whole number of bytes from ${MIN_LARGE_IMAGE_BYTES} to ${MAX_LARGE_IMAGE_BYTES}, or null`);
+    }
+    numberIn(imageBytes, "imageBytes", MIN_LARGE_IMAGE_BYTES, MAX_LARGE_IMAGE_BYTES);
+  }
   ctx.services.disputes.label(scan, label);
-  sendJson(ctx.res, 200, { scanId: scan.id, groundTruth: label });
+  // Omitted: the image size stays as it was; null: back to the ordinary image.
+  if (imageBytes === null) delete scan.imageBytes;
+  else if (typeof imageBytes === "number") scan.imageBytes = imageBytes;
+  sendJson(ctx.res, 200, { scanId: scan.id, groundTruth: label, ...(scan.imageBytes === undefined ? {} : { imageBytes: scan.imageBytes }) });
 }
 
 export function deleteImage(ctx: Context): void {
@@ -286,4 +298,170 @@ export function updateSettings(ctx: Context): void {
   if (body.formTtlMs !== undefined) next.formTtlMs = numberIn(body.formTtlMs, "formTtlMs", 1, MAX_DELAY_MS);
   ctx.store.settings = next;
   sendJson(ctx.res, 200, next);
+}
+
+// ---- chargebacks ----------------------------------------------------------------------
+
+const RAISE_FIELDS = [
+  "cnpTxnId",
+  "orderId",
+  "merchantId",
+  "reasonCode",
+  "reasonCodeDescription",
+  "amount",
+  "currency",
+  "cycle",
+  "replyBy",
+  "dayIssuedByBank",
+  "note",
+] as const;
+/** Cases one bulk request may raise; the 1 MiB body limit allows about 25,000 short entries. */
+const MAX_BULK_CASES = 10_000;
+
+function optionalString(body: Record<string, unknown>, field: string, prefix: string, pattern: RegExp, what: string): string | undefined {
+  const value = body[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || !pattern.test(value)) throw jsonError(400, `${prefix}${field} must be ${what}`);
+  return value;
+}
+
+function optionalDate(body: Record<string, unknown>, field: string, prefix: string): string | undefined {
+  const value = body[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || !isDate(value)) throw jsonError(400, `${prefix}${field} must be a date, YYYY-MM-DD`);
+  return value;
+}
+
+/**
+ * Reads one case to raise and finds the payment it disputes: an approved authorization or sale,
+ * by cnpTxnId, or by orderId (with merchantId when several merchants used the order id).
+ */
+function prepareRaise(ctx: Context, raw: unknown, prefix: string): () => ChargebackCase {
+  if (!isPlainObject(raw)) throw jsonError(400, prefix ? `${prefix.slice(0, -1)} must be a JSON object` : "The request body must be a JSON object");
+  const unknown = Object.keys(raw).filter((k) => !(RAISE_FIELDS as readonly string[]).includes(k));
+  if (unknown.length > 0) throw jsonError(400, `Unknown field: ${prefix}${unknown[0]} (allowed: ${RAISE_FIELDS.join(", ")})`);
+  const cnpTxnId = optionalString(raw, "cnpTxnId", prefix, /^\d{1,19}$/, "the cnpTxnId of an approved authorization or sale (digits)");
+  const orderId = optionalString(raw, "orderId", prefix, /^.{1,25}$/s, "an orderId of 1 to 25 characters");
+  const merchantId = optionalString(raw, "merchantId", prefix, /^.{1,50}$/s, "a processor merchantId");
+  if ((cnpTxnId === undefined) === (orderId === undefined)) {
+    throw jsonError(400, `${prefix}cnpTxnId or ${prefix}orderId is required (one of them) to name the disputed payment`);
+  }
+  const payments = ctx.store.processor.originalPayments({ cnpTxnId, orderId, merchantId });
+  const named = cnpTxnId !== undefined ? `cnpTxnId ${cnpTxnId}` : `orderId ${orderId}`;
+  const payment = payments[0];
+  if (!payment) throw jsonError(404, `No approved authorization or sale with ${named}${merchantId ? ` at merchant ${merchantId}` : ""}`);
+  if (payments.length > 1) {
+    throw jsonError(409, `${named} matches ${payments.length} approved authorizations or sales; name one by ${prefix}cnpTxnId${merchantId ? "" : ` or ${prefix}merchantId`}`);
+  }
+  const amount = raw.amount;
+  if (amount !== undefined && (typeof amount !== "number" || !Number.isInteger(amount))) {
+    throw jsonError(400, `${prefix}amount must be a whole number of minor units`);
+  }
+  const cycle = raw.cycle;
+  if (cycle !== undefined && !isOneOf(cycle, CYCLES)) throw jsonError(400, `${prefix}cycle must be one of ${CYCLES.join(", ")}`);
+  const note = optionalString(raw, "note", prefix, /^[\s\S]{1,4000}$/, "1 to 4000 characters");
+  try {
+    return ctx.services.chargebacks.prepare({
+      payment,
+      reasonCode: optionalString(raw, "reasonCode", prefix, /^[A-Za-z0-9.]{1,10}$/, "a reason code like 4837 or 10.4"),
+      reasonCodeDescription: optionalString(raw, "reasonCodeDescription", prefix, /^.{1,200}$/s, "1 to 200 characters"),
+      amount: amount === undefined ? undefined : Number(amount),
+      currency: optionalString(raw, "currency", prefix, /^[A-Z]{3}$/, "an ISO 4217 code like USD"),
+      cycle,
+      replyBy: optionalDate(raw, "replyBy", prefix),
+      dayIssuedByBank: optionalDate(raw, "dayIssuedByBank", prefix),
+      note,
+    });
+  } catch (error) {
+    if (error instanceof ChargebackInputError) throw jsonError(400, `${prefix}${error.message}`);
+    throw error;
+  }
+}
+
+/** What the control API shows of a case: every field, activities newest first, documents without their bytes. */
+function caseJson(kase: ChargebackCase) {
+  const { activities, documents, cardNumber: _card, expDate: _exp, ...fields } = kase;
+  return {
+    ...fields,
+    activities: [...activities].reverse(),
+    documents: [...documents.values()].map((d) => ({
+      documentId: d.documentId,
+      contentType: d.contentType,
+      size: d.bytes.length,
+      sha256: crypto.createHash("sha256").update(d.bytes).digest("hex"),
+      uploadedAt: d.uploadedAt,
+      replacedAt: d.replacedAt,
+    })),
+  };
+}
+
+function findCase(ctx: Context): ChargebackCase {
+  const kase = ctx.services.chargebacks.get(ctx.params[0] ?? "");
+  if (!kase) throw jsonError(404, "Chargeback case not found");
+  return kase;
+}
+
+export function raiseChargeback(ctx: Context): void {
+  const create = prepareRaise(ctx, jsonObject(ctx), "");
+  const { caseId } = create();
+  // Read back through get(): a reply-by day already past shows at once.
+  const kase = ctx.services.chargebacks.get(caseId);
+  if (!kase) throw new Error(`case ${caseId} vanished after it was raised`);
+  ctx.log("info", `control: raised chargeback case ${kase.caseId} on ${kase.vantivCnpTxnId}`);
+  sendJson(ctx.res, 201, caseJson(kase));
+}
+
+/** Many cases at once (benchmarks): all are checked before any is raised. */
+export function raiseChargebacks(ctx: Context): void {
+  const body = jsonObject(ctx);
+  rejectUnknownFields(body, ["cases"]);
+  const cases = body.cases;
+  if (!Array.isArray(cases) || cases.length < 1 || cases.length > MAX_BULK_CASES) {
+    throw jsonError(400, `cases must be an array of 1 to ${MAX_BULK_CASES} cases to raise`);
+  }
+  const creators = cases.map((raw: unknown, i) => prepareRaise(ctx, raw, `cases[${i}].`));
+  const items = creators.map((create) => {
+    const kase = create();
+    return { caseId: kase.caseId, merchantId: kase.merchantId, vantivCnpTxnId: kase.vantivCnpTxnId, orderId: kase.orderId };
+  });
+  ctx.log("info", `control: raised ${items.length} chargeback cases`);
+  sendJson(ctx.res, 201, { items, count: items.length });
+}
+
+export function listChargebackCases(ctx: Context): void {
+  const q = ctx.url.searchParams;
+  const merchantId = q.get("merchantId");
+  const queue = q.get("queue");
+  const items = ctx.services.chargebacks
+    .all()
+    .filter((kase) => (!merchantId || kase.merchantId === merchantId) && (!queue || kase.currentQueue === queue))
+    .map(caseJson);
+  sendJson(ctx.res, 200, { items, count: items.length });
+}
+
+export function getChargebackCase(ctx: Context): void {
+  sendJson(ctx.res, 200, caseJson(findCase(ctx)));
+}
+
+export function decideChargeback(ctx: Context): void {
+  const kase = findCase(ctx);
+  const body = jsonObject(ctx);
+  rejectUnknownFields(body, ["outcome", "note"]);
+  const outcome = body.outcome;
+  if (outcome !== "won" && outcome !== "lost") throw jsonError(400, 'outcome must be "won" or "lost"');
+  const note = optionalString(body, "note", "", /^[\s\S]{1,4000}$/, "1 to 4000 characters");
+  try {
+    ctx.services.chargebacks.decide(kase, outcome, note);
+  } catch (error) {
+    if (error instanceof ChargebackInputError) throw jsonError(409, error.message);
+    throw error;
+  }
+  sendJson(ctx.res, 200, caseJson(kase));
+}
+
+export function getChargebackDocument(ctx: Context): void {
+  const kase = findCase(ctx);
+  const document = kase.documents.get(ctx.params[1] ?? "");
+  if (!document) throw jsonError(404, "Document not found");
+  sendBody(ctx.res, 200, document.bytes, document.contentType, { "Cache-Control": "no-store" });
 }

@@ -1,7 +1,7 @@
 import * as crypto from "node:crypto";
 import { requireApiKey } from "./auth";
-import { HttpError, jsonError, mediaType, parseJson, sendBody, sendJson, textError } from "./http";
-import { scanImage } from "./jpeg";
+import { HttpError, jsonError, mediaType, parseJson, sendChunks, sendJson, textError } from "./http";
+import { largeScanImage, scanImage } from "./jpeg";
 import type { Context } from "./server";
 import type { GroundTruth, ProofRequest, Scan, Store } from "./store";
 import { isUuidV4 } from "./util";
@@ -176,7 +176,8 @@ export function getImage(ctx: Context): void {
   if (!scan || scan.accountId !== account.id || scan.groundTruth === null) throw jsonError(404, "Image not found");
   if (scan.groundTruth === "invalid") throw jsonError(403, "Forbidden");
   if (scan.imageDeleted) throw textError(404, "Not Found");
-  sendBody(ctx.res, 200, scanImage(scan.id), "image/jpeg", {
+  const parts = scan.imageBytes === undefined ? [scanImage(scan.id)] : largeScanImage(scan.id, scan.imageBytes);
+  sendChunks(ctx.res, 200, parts, "image/jpeg", {
     "Content-Disposition": `attachment; filename=${scanId}.jpg`,
     "Cache-Control": "private, no-store",
   });

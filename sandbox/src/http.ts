@@ -12,17 +12,20 @@ export class HttpError extends Error {
   readonly status: number;
   readonly json: unknown;
   readonly text: string | undefined;
+  /** A body sent as is, with its own media type (the Chargeback API's XML errors). */
+  readonly raw: { body: string; contentType: string } | undefined;
   readonly headers: Headers;
 
   constructor(
     status: number,
-    body: { json?: unknown; text?: string; headers?: Headers },
+    body: { json?: unknown; text?: string; raw?: { body: string; contentType: string }; headers?: Headers },
   ) {
     super(body.text ?? (isErrorBody(body.json) ? body.json.error : `HTTP ${status}`));
     this.name = "HttpError";
     this.status = status;
     this.json = body.json;
     this.text = body.text;
+    this.raw = body.raw;
     this.headers = body.headers ?? {};
   }
 }
@@ -62,6 +65,24 @@ export function sendBody(
   res.end(payload);
 }
 
+/**
+ * Sends a body made of several buffers without joining them: large bodies assembled from shared,
+ * cached parts cost no copy per request.
+ */
+export function sendChunks(
+  res: ServerResponse,
+  status: number,
+  chunks: readonly Buffer[],
+  contentType: string,
+  headers: Headers = {},
+): void {
+  const length = chunks.reduce((total, chunk) => total + chunk.length, 0);
+  res.writeHead(status, { "Content-Type": contentType, "Content-Length": length, ...headers });
+  res.cork();
+  for (const chunk of chunks) res.write(chunk);
+  res.end();
+}
+
 export function sendText(res: ServerResponse, status: number, text: string, headers: Headers = {}): void {
   sendBody(res, status, text, "text/plain; charset=utf-8", { "Cache-Control": "no-store", ...headers });
 }
@@ -73,7 +94,8 @@ export function sendNoContent(res: ServerResponse, headers: Headers = {}): void 
 
 export function sendHttpError(res: ServerResponse, error: HttpError, headers: Headers = {}): void {
   const all = { ...headers, ...error.headers };
-  if (error.text !== undefined) sendText(res, error.status, error.text, all);
+  if (error.raw !== undefined) sendBody(res, error.status, error.raw.body, error.raw.contentType, { "Cache-Control": "no-store", ...all });
+  else if (error.text !== undefined) sendText(res, error.status, error.text, all);
   else sendJson(res, error.status, error.json ?? {}, all);
 }
 

@@ -3,6 +3,7 @@
  * exchange and chargeback disputes API, with a simulated Worldpay cnpAPI processor.
  */
 import { CERT_CARD, CERT_TOKEN, CODES, MISSING_TOKEN, UNTOKENIZABLE_CARD, type ProcessorCredentials } from "./cnp";
+import { Chargebacks, DEFAULT_MAX_DOCUMENT_BYTES } from "./chargebacks";
 import { Disputes } from "./disputes";
 import { createServer, type Log, type LogLevel } from "./server";
 import { Store, type KeyKind } from "./store";
@@ -10,6 +11,7 @@ import { TEST_CARDS } from "./test-cards";
 
 export type { ProcessorCredentials, ProcessorTransaction, TxnType, TransactionFilter } from "./cnp";
 export type { LogLevel } from "./server";
+export type { ChargebackActivity, ChargebackCase, Cycle, Queue, UpdateActivity } from "./chargebacks";
 export type { Account, ApiKey, Faults, FormConfig, FormRecord, GroundTruth, KeyKind, Permission, ProofRequest, Scan, Settings, Stats } from "./store";
 export type { TestCard } from "./test-cards";
 export { CERT_CARD, CERT_TOKEN, MISSING_TOKEN, UNTOKENIZABLE_CARD, TEST_CARDS };
@@ -38,6 +40,11 @@ export interface SandboxOptions {
   fraudLabel?: "invalid" | "fraud" | undefined;
   /** Override the demo account's keys; falls back to the SERVICESCAN_SANDBOX_*_KEY env vars. */
   demoKeys?: Partial<DemoKeys>;
+  /**
+   * The Chargeback API's per-document size limit in bytes: larger uploads get Worldpay's 012
+   * "Filesize exceeds limit". Default 2 MiB (2097152).
+   */
+  maxDocumentBytes?: number;
   /** `false` silences the sandbox; a function receives every log line. Default: warnings and errors to stderr. */
   logger?: false | ((level: LogLevel, message: string) => void);
 }
@@ -85,7 +92,14 @@ const defaultLog: Log = (level, message) => {
 
 /** Options come from JavaScript callers too, so every one is checked at run time. */
 function checkOptions(options: SandboxOptions) {
-  const { port = 0, host = "127.0.0.1", proofDelayMs, formTtlMs = DEFAULT_FORM_TTL_MS, fraudLabel = "invalid" } = options;
+  const {
+    port = 0,
+    host = "127.0.0.1",
+    proofDelayMs,
+    formTtlMs = DEFAULT_FORM_TTL_MS,
+    fraudLabel = "invalid",
+    maxDocumentBytes = DEFAULT_MAX_DOCUMENT_BYTES,
+  } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError("port must be an integer from 0 to 65535");
   if (typeof host !== "string" || host === "") throw new TypeError("host must be a non-empty string");
   if (proofDelayMs !== undefined && proofDelayMs !== null && !(Number.isFinite(proofDelayMs) && proofDelayMs >= 0)) {
@@ -93,6 +107,9 @@ function checkOptions(options: SandboxOptions) {
   }
   if (!(Number.isFinite(formTtlMs) && formTtlMs > 0)) throw new TypeError("formTtlMs must be a positive number");
   if (fraudLabel !== "invalid" && fraudLabel !== "fraud") throw new TypeError('fraudLabel must be "invalid" or "fraud"');
+  if (!Number.isInteger(maxDocumentBytes) || maxDocumentBytes < 1 || maxDocumentBytes > 64 * 1024 * 1024) {
+    throw new TypeError("maxDocumentBytes must be a whole number of bytes from 1 to 67108864 (64 MiB)");
+  }
   if (options.logger !== undefined && options.logger !== false && typeof options.logger !== "function") {
     throw new TypeError("logger must be false or a function (level, message) => void");
   }
@@ -104,19 +121,23 @@ function checkOptions(options: SandboxOptions) {
     keys[kind] = value;
   }
   if (new Set(Object.values(keys)).size !== 3) throw new TypeError("the three demo keys must differ");
-  return { port, host, proofDelayMs: proofDelayMs ?? null, formTtlMs, fraudLabel, keys };
+  return { port, host, proofDelayMs: proofDelayMs ?? null, formTtlMs, fraudLabel, maxDocumentBytes, keys };
 }
 
 /** Starts a sandbox on its own HTTP server. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const opts = checkOptions(options);
   const log: Log = options.logger === false ? () => {} : (options.logger ?? defaultLog);
-  const store = new Store({ fraudLabel: opts.fraudLabel, proofDelayMs: opts.proofDelayMs, formTtlMs: opts.formTtlMs });
+  const store = new Store(
+    { fraudLabel: opts.fraudLabel, proofDelayMs: opts.proofDelayMs, formTtlMs: opts.formTtlMs },
+    { maxDocumentBytes: opts.maxDocumentBytes },
+  );
   store.createAccount({ id: DEMO_ACCOUNT_ID, domains: DEMO_DOMAINS, processor: { ...DEMO_PROCESSOR }, keys: opts.keys });
   const disputes = new Disputes(store);
+  const chargebacks = new Chargebacks(store);
 
   let url = "";
-  const server = createServer(store, { disputes }, log, () => url);
+  const server = createServer(store, { disputes, chargebacks }, log, () => url);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, opts.host, () => {

@@ -33,6 +33,67 @@ export function scanImage(scanId: string): Buffer {
 
 export function forget(scanId: string): void {
   cache.delete(scanId);
+  for (const key of largeCache.keys()) if (key.startsWith(`${scanId}:`)) largeCache.delete(key);
+}
+
+/**
+ * Large images (benchmarks of whatever carries images): the scan's own picture, grown to an
+ * exact byte size with JPEG comment segments (`FF FE`, which every decoder skips) right after
+ * the start-of-image marker. The padding is random bytes, so nothing on the way can compress it
+ * away, drawn once: every large image of every size reuses the same 64 KiB segment, and a
+ * response is a list of references to it, never a fresh multi-megabyte buffer.
+ */
+export const MIN_LARGE_IMAGE_BYTES = 64 * 1024;
+export const MAX_LARGE_IMAGE_BYTES = 64 * 1024 * 1024;
+/** A comment segment at its largest: marker, a 16-bit length (counting itself), 65533 bytes. */
+const FULL_SEGMENT_BYTES = 2 + 0xffff;
+let fullSegment: Buffer | null = null;
+const largeCache = new Map<string, readonly Buffer[]>();
+
+function fullCommentSegment(): Buffer {
+  if (!fullSegment) {
+    const segment = Buffer.alloc(FULL_SEGMENT_BYTES);
+    segment[0] = 0xff;
+    segment[1] = 0xfe;
+    segment.writeUInt16BE(0xffff, 2);
+    crypto.randomFillSync(segment, 4);
+    fullSegment = segment;
+  }
+  return fullSegment;
+}
+
+/** A comment segment of `total` bytes in all, 4 to 65537. */
+function commentSegment(total: number): Buffer {
+  if (total === FULL_SEGMENT_BYTES) return fullCommentSegment();
+  const segment = Buffer.alloc(total);
+  fullCommentSegment().copy(segment, 0, 0, total);
+  segment.writeUInt16BE(total - 2, 2);
+  return segment;
+}
+
+/** The parts of a scan's image of exactly `totalBytes` (from MIN_ to MAX_LARGE_IMAGE_BYTES). */
+export function largeScanImage(scanId: string, totalBytes: number): readonly Buffer[] {
+  const key = `${scanId}:${totalBytes}`;
+  const cached = largeCache.get(key);
+  if (cached) return cached;
+  const base = scanImage(scanId);
+  let padding = totalBytes - base.length;
+  if (padding < 4) return [base];
+  let full = Math.floor(padding / FULL_SEGMENT_BYTES);
+  padding -= full * FULL_SEGMENT_BYTES;
+  const tail: Buffer[] = [];
+  if (padding > 0 && padding < 4) {
+    // Too short for a segment of its own: share one full segment's worth between two.
+    full -= 1;
+    padding += FULL_SEGMENT_BYTES - 65533;
+    tail.push(commentSegment(65533));
+  }
+  if (padding > 0) tail.push(commentSegment(padding));
+  const parts = [base.subarray(0, 2), ...new Array<Buffer>(full).fill(fullCommentSegment()), ...tail, base.subarray(2)];
+  const oldest = largeCache.keys().next();
+  if (largeCache.size >= CACHE_LIMIT && !oldest.done) largeCache.delete(oldest.value);
+  largeCache.set(key, parts);
+  return parts;
 }
 
 type Put = (x: number, y: number, r: number, g: number, b: number) => void;

@@ -1,11 +1,13 @@
 import * as crypto from "node:crypto";
 import * as http from "node:http";
+import * as chargebackApi from "./chargeback-api";
+import type { Chargebacks } from "./chargebacks";
 import { clientScript } from "./client-script";
 import * as control from "./control";
 import * as disputes from "./disputes";
 import * as forms from "./forms";
 import { framePage } from "./frame-page";
-import { HttpError, readBody, sendBody, sendHttpError, sendJson, sendNoContent, type Headers } from "./http";
+import { BODY_LIMIT_BYTES, HttpError, readBody, sendBody, sendHttpError, sendJson, sendNoContent, type Headers } from "./http";
 import type { Store } from "./store";
 import { redact, sleep } from "./util";
 
@@ -15,6 +17,7 @@ export type Log = (level: LogLevel, message: string) => void;
 /** The services handlers share beyond the store. */
 export interface Services {
   disputes: disputes.Disputes;
+  chargebacks: Chargebacks;
 }
 
 export interface Context {
@@ -43,7 +46,15 @@ interface Route {
   kind: "service" | "asset" | "control";
   /** answers browsers on other origins (preflight included) */
   cors?: boolean;
+  /** body limit when not the default 1 MiB (document uploads) */
+  bodyLimit?: (store: Store) => number;
 }
+
+/**
+ * Documents get room beyond their own limit, so that a file a little over it is read and
+ * answered with Worldpay's 012 rather than cut off with a 413.
+ */
+const documentBodyLimit = (store: Store) => Math.max(BODY_LIMIT_BYTES, store.limits.maxDocumentBytes * 4, 16 * 1024 * 1024);
 
 const ROUTES: Route[] = [
   { name: "client.js", method: "GET", path: /^\/client\.js$/, handler: serveClientScript, kind: "asset" },
@@ -54,6 +65,28 @@ const ROUTES: Route[] = [
   { name: "disputes.proofRequest.create", method: "PUT", path: /^\/disputes\/proofRequest$/, handler: disputes.createProofRequest, kind: "service" },
   { name: "disputes.proof.get", method: "GET", path: /^\/disputes\/proof\/([^/]+)$/, handler: disputes.getProof, kind: "service" },
   { name: "disputes.image.get", method: "GET", path: /^\/disputes\/image\/([^/]+)$/, handler: disputes.getImage, kind: "service" },
+  { name: "chargebacks.retrieve", method: "GET", path: /^\/chargebacks\/?$/, handler: chargebackApi.listChargebacks, kind: "service" },
+  { name: "chargebacks.retrieve", method: "GET", path: /^\/chargebacks\/([^/]+)$/, handler: chargebackApi.getChargeback, kind: "service" },
+  { name: "chargebacks.update", method: "PUT", path: /^\/chargebacks\/([^/]+)$/, handler: chargebackApi.updateChargeback, kind: "service" },
+  {
+    name: "chargebacks.document.upload",
+    method: "POST",
+    path: /^\/services\/chargebacks\/upload\/([^/]+)\/([^/]+)$/,
+    handler: chargebackApi.uploadDocument,
+    kind: "service",
+    bodyLimit: documentBodyLimit,
+  },
+  { name: "chargebacks.document.retrieve", method: "GET", path: /^\/services\/chargebacks\/retrieve\/([^/]+)\/([^/]+)$/, handler: chargebackApi.retrieveDocument, kind: "service" },
+  {
+    name: "chargebacks.document.replace",
+    method: "PUT",
+    path: /^\/services\/chargebacks\/replace\/([^/]+)\/([^/]+)$/,
+    handler: chargebackApi.replaceDocument,
+    kind: "service",
+    bodyLimit: documentBodyLimit,
+  },
+  { name: "chargebacks.document.delete", method: "DELETE", path: /^\/services\/chargebacks\/delete\/([^/]+)\/([^/]+)$/, handler: chargebackApi.deleteDocument, kind: "service" },
+  { name: "chargebacks.document.list", method: "GET", path: /^\/services\/chargebacks\/list\/([^/]+)$/, handler: chargebackApi.listDocuments, kind: "service" },
   ...controlRoutes(),
 ];
 
@@ -74,6 +107,12 @@ function controlRoutes(): Route[] {
     ["GET", "/faults", control.getFaults],
     ["POST", "/faults", control.setFaults],
     ["DELETE", "/faults", control.clearFaults],
+    ["POST", "/chargebacks", control.raiseChargeback],
+    ["POST", "/chargebacks/bulk", control.raiseChargebacks],
+    ["GET", "/chargebacks", control.listChargebackCases],
+    ["GET", "/chargebacks/([^/]+)", control.getChargebackCase],
+    ["POST", "/chargebacks/([^/]+)/decide", control.decideChargeback],
+    ["GET", "/chargebacks/([^/]+)/documents/([^/]+)", control.getChargebackDocument],
     ["GET", "/settings", control.getSettings],
     ["POST", "/settings", control.updateSettings],
   ];
@@ -259,7 +298,7 @@ export function createServer(store: Store, services: Services, log: Log, fallbac
 
     let body: Buffer = Buffer.alloc(0);
     try {
-      if (method === "POST" || method === "PUT" || method === "DELETE") body = await readBody(req);
+      if (method === "POST" || method === "PUT" || method === "DELETE") body = await readBody(req, route.bodyLimit?.(store));
       else req.resume();
       const ctx: Context = {
         req,
@@ -296,7 +335,12 @@ function baseUrlOf(req: http.IncomingMessage, fallbackUrl: () => string): string
   return fallbackUrl();
 }
 
-/** Keys in query strings (the frame URL) are redacted like header keys. */
+/**
+ * Keys in query strings (the frame URL) are redacted like header keys; card numbers (the
+ * Chargeback API's search by card) keep their last four digits only.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&]key=)([^&]*)/g, (_, prefix: string, value: string) => `${prefix}${redact(decodeParam(value))}`);
+  return url
+    .replace(/([?&]key=)([^&]*)/g, (_, prefix: string, value: string) => `${prefix}${redact(decodeParam(value))}`)
+    .replace(/([?&]cardNumber=)([^&]*)/gi, (_, prefix: string, value: string) => `${prefix}…${decodeParam(value).slice(-4)}`);
 }

@@ -1,4 +1,5 @@
 import * as crypto from "node:crypto";
+import type { ChargebackCase } from "./chargebacks";
 import { Processor, type ProcessorCredentials } from "./cnp";
 import { randomDigits } from "./util";
 
@@ -24,6 +25,13 @@ export const SERVICE_ROUTES = [
   "disputes.proofRequest.create",
   "disputes.proof.get",
   "disputes.image.get",
+  "chargebacks.retrieve",
+  "chargebacks.update",
+  "chargebacks.document.upload",
+  "chargebacks.document.retrieve",
+  "chargebacks.document.replace",
+  "chargebacks.document.delete",
+  "chargebacks.document.list",
 ] as const;
 export type ServiceRouteName = (typeof SERVICE_ROUTES)[number];
 
@@ -68,6 +76,8 @@ export interface Scan {
   accountId: string;
   groundTruth: GroundTruth | null;
   imageDeleted: boolean;
+  /** set through the label call: serve an image of exactly this many bytes (benchmarks) */
+  imageBytes?: number;
   /** drives the auto-labeller's test-card rule */
   cardNumber: string | null;
   source: "form" | "control";
@@ -106,6 +116,11 @@ export interface Faults {
   queryUnavailable?: { count: number };
 }
 
+export interface Limits {
+  /** the Chargeback API's per-document size limit (code 012 above it) */
+  maxDocumentBytes: number;
+}
+
 export interface Stats {
   requests: Record<string, number>;
   total: number;
@@ -121,10 +136,15 @@ export class Store {
   readonly scans = new Map<string, Scan>();
   readonly proofRequests = new Map<string, ProofRequest>();
   readonly processor = new Processor();
+  /** Worldpay chargeback cases by caseId. */
+  readonly chargebacks = new Map<string, ChargebackCase>();
+  /** Fixed when the sandbox starts. */
+  readonly limits: Limits;
   private requestCounts: Record<string, number> = {};
 
-  constructor(settings: Settings) {
+  constructor(settings: Settings, limits: Limits) {
     this.settings = { ...settings };
+    this.limits = { ...limits };
     this.resetStats();
   }
 

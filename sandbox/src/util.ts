@@ -37,10 +37,31 @@ export function cardType(number: string): CardType | undefined {
   return undefined;
 }
 
-/** A string of random decimal digits; the first one is never 0 so ids keep their length as numbers. */
+/** Random bytes drawn in blocks: one system call per block, not per id digit. */
+let randomPool = Buffer.alloc(0);
+let randomOffset = 0;
+
+function randomByte(): number {
+  if (randomOffset >= randomPool.length) {
+    randomPool = crypto.randomBytes(4096);
+    randomOffset = 0;
+  }
+  return randomPool[randomOffset++] ?? 0;
+}
+
+/**
+ * A string of random decimal digits; the first one is never 0 so ids keep their length as numbers.
+ * Digits come from random bytes below 250 (a multiple of 10, so every digit is equally likely).
+ */
 export function randomDigits(length: number): string {
-  let out = String(crypto.randomInt(1, 10));
-  while (out.length < length) out += String(crypto.randomInt(0, 10));
+  let out = "";
+  while (out.length < length) {
+    const byte = randomByte();
+    if (byte >= 250) continue;
+    const digit = byte % 10;
+    if (out.length === 0 && digit === 0) continue;
+    out += String(digit);
+  }
   return out;
 }
 

@@ -192,6 +192,13 @@ describe("stats", () => {
         "disputes.proofRequest.create": 0,
         "disputes.proof.get": 0,
         "disputes.image.get": 0,
+        "chargebacks.retrieve": 0,
+        "chargebacks.update": 0,
+        "chargebacks.document.upload": 0,
+        "chargebacks.document.retrieve": 0,
+        "chargebacks.document.replace": 0,
+        "chargebacks.document.delete": 0,
+        "chargebacks.document.list": 0,
       },
       total: 0,
     });
