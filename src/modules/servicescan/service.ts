@@ -1176,7 +1176,8 @@ function restorableCase(row: DisputeCaseRow): Record<string, unknown> {
     id,
     status,
     match_note,
-    chargeback_id,
+    // A one-to-one relation: written through its name, `chargeback_id` would be ignored.
+    chargeback: chargeback_id,
     order_id,
     cycle,
     reason_code,
