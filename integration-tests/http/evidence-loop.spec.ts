@@ -10,6 +10,7 @@ import { runAutoResponses } from "../../src/workflows/run-auto-responses"
 import { checkoutWithCard } from "../helpers/checkout"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, TestSandbox } from "../helpers/sandbox"
 import { SeededStore, seedStore } from "../helpers/store"
+import { embeddedImages, pdfText } from "../../src/lib/evidence-pack/__tests__/fixtures"
 
 /**
  * The evidence loop through the real app, with the sandbox playing ServiceScan
@@ -138,8 +139,22 @@ medusaIntegrationTestRunner({
       expect(answered).toMatchObject({ response_status: "represented", document_id: `servicescan-evidence-${caseId}.pdf` })
       expect(answered.represented_at).not.toBeNull()
 
-      // The pack the processor holds is the one in the File Module.
+      // The pack the processor holds is the one in the File Module, and reads back as evidence.
       const pdf = await container.resolve<IFileModuleService>(Modules.FILE).getAsBuffer(answered.pack_file_id as string)
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const {
+        data: [order],
+      } = await query.graph({ entity: "order", fields: ["display_id"], filters: { id: orderId } })
+      const text = pdfText(new Uint8Array(pdf)).all
+      expect(text).toContain(String(order.display_id))
+      expect(text).toContain(caseId)
+      expect(text).toContain(scanId)
+      const image = await fetch(`${reserveSandboxUrl()}/disputes/image/${scanId}.jpg`, {
+        headers: { "x-api-key": "sk_test_servicescan_demo" },
+      })
+      const served = Buffer.from(await image.arrayBuffer())
+      const embedded = await embeddedImages(new Uint8Array(pdf))
+      expect(embedded.map((e) => Buffer.from(e.bytes).equals(served))).toContain(true)
       const { body: document } = await sandboxFetch<string>(`/__sandbox/chargebacks/${caseId}/documents/${encodeURIComponent(`servicescan-evidence-${caseId}.pdf`)}`)
       expect(pdf.subarray(0, 5).toString()).toBe("%PDF-")
       expect(atProcessor.documents[0].size).toBe(pdf.length)
@@ -265,6 +280,43 @@ medusaIntegrationTestRunner({
       )
       expect(answer.status).toBe(400)
       expect(answer.data.message).toMatch(/reply-by day/)
+    })
+
+    it("under faults (30% errors, 10% resets, lost answers) each case is still represented exactly once, counted at the processor", async () => {
+      const cases: string[] = []
+      for (let i = 0; i < 4; i++) {
+        const { scanId, authorization } = await paidOrder()
+        cases.push(await raiseCase({ cnpTxnId: authorization.cnpTxnId }))
+        await label(scanId, "valid")
+      }
+      const faults = await sandboxFetch("/__sandbox/faults", {
+        body: { errorRate: 0.3, resetRate: 0.1, dropResponse: { route: "chargebacks.update", count: 2 } },
+      })
+      expect(faults.status).toBe(200)
+      // What the jobs do over a few hours of a flaky processor: import, poll, answer; runs may fail.
+      for (let run = 1; run <= 10; run++) {
+        await importCases().catch(() => undefined)
+        await poll(run * 4 * HOUR).catch(() => undefined)
+        await runAutoResponses(container).catch(() => undefined)
+      }
+      // Both lost answers happened: two representments were processed without our hearing of it.
+      const left = await sandboxFetch<{ dropResponse?: { count: number } | null }>("/__sandbox/faults")
+      expect(left.body.dropResponse?.count ?? 0).toBe(0)
+      await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
+      await importCases()
+      await poll(60 * HOUR)
+      await runAutoResponses(container)
+
+      for (const caseId of cases) {
+        const atProcessor = await sandboxCase(caseId)
+        expect({ caseId, represents: represents(atProcessor).length, documents: atProcessor.documents.length }).toEqual({
+          caseId,
+          represents: 1,
+          documents: 1,
+        })
+        expect(await caseRow(caseId)).toMatchObject({ response_status: "represented" })
+        expect((await service().listChargebacks({ external_id: caseId })).length).toBe(1)
+      }
     })
   },
 })
