@@ -39,7 +39,7 @@ export default async function CheckoutPage({ params, searchParams }: Props) {
         <ul>
           {cart.items.map((item) => (
             <li key={item.id}>
-              {item.quantity} × {item.product_title} {formatAmount(item.total, cart.currency_code)}
+              {item.quantity} × {item.product_title} {formatAmount(item.unit_price, cart.currency_code)}
             </li>
           ))}
         </ul>
