@@ -85,6 +85,10 @@ medusaIntegrationTestRunner({
       page = await context.newPage()
       page.on("console", (message) => problems.push(`console.${message.type()}: ${message.text()}`))
       page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`))
+      // The collector hears the page (a check that could not fail would prove nothing).
+      await page.evaluate(() => console.warn("collector probe"))
+      await until(async () => problems.slice(), (seen) => seen.includes("console.warning: collector probe"), 5_000)
+      problems = []
     })
 
     afterEach(async () => {

@@ -1,3 +1,4 @@
+// src/modules/checkout/components/servicescan-payment/index.tsx
 "use client"
 import { useRef, useState } from "react"
 import { useRouter } from "next/navigation"
