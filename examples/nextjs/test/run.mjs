@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The Next.js example's end-to-end run (`npm test -- nextjs`):
-//   1. builds the widget's dist/, which the example imports as the published package;
+//   1. builds the widget's dist/, which the example imports as the published package, and
+//      type-checks the specs;
 //   2. `next build` of the example, once: skipped when .next already holds a build of the same
 //      inputs (the example's sources and config, the widget's build, Next.js's version), so every
 //      spec of a run, and a re-run with nothing changed, share one build;
@@ -53,6 +54,9 @@ const started = Date.now()
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`
 
 let code = await run(process.execPath, [join(widgetDir, "build.mjs")], { cwd: widgetDir })
+if (code !== 0) process.exit(code)
+// The specs are TypeScript strict too (jest only strips their types; `next build` checks src/).
+code = await run(join(root, "node_modules", ".bin", "tsc"), ["-p", join(exampleDir, "test", "tsconfig.json")])
 if (code !== 0) process.exit(code)
 
 const nextVersion = JSON.parse(readFileSync(require.resolve("next/package.json"), "utf8")).version
