@@ -353,7 +353,8 @@ async function startPostgres() {
       reject(problem(`PostgreSQL's process exited (${code}) before it was ready`, logFile("postgres")))
     })
   })
-  return { ...info, dataDir, persistent }
+  // The child reports where the data really is (a private clone folder sends it to a temp folder).
+  return { dataDir, persistent, ...info }
 }
 
 function pgUrl(pg, database) {
