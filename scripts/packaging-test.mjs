@@ -20,7 +20,9 @@
 //        MEDUSA_VERSION=oldest node scripts/packaging-test.mjs
 //   MEDUSA_VERSION: "latest" (newest 2.x on the registry), "oldest" (the lowest version the
 //   plugin's peerDependencies accept), or an exact version such as 2.21.2.
-//   PACKAGING_KEEP=1 keeps the temp folder. Uses DATABASE_URL when set, else embedded PostgreSQL.
+//   PACKAGING_KEEP=1 keeps the temp folder; PACKAGING_REUSE=<kept folder> skips packing and
+//   installing and goes on from its store (for debugging only: nothing is re-packed).
+//   Uses DATABASE_URL when set, else embedded PostgreSQL.
 import { spawn, execFileSync } from "node:child_process"
 import { createRequire } from "node:module"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
@@ -179,10 +181,10 @@ async function resolveMedusaVersion() {
 // ---------------------------------------------------------------------------------------------
 // The README's medusa-config snippet
 // ---------------------------------------------------------------------------------------------
-function readmeConfigSnippet() {
+function readmeSnippet(name, lang) {
   const readme = readFileSync(join(root, "README.md"), "utf8")
-  const match = /<!-- medusa-config:start -->\s*```ts\n([\s\S]*?)```\s*<!-- medusa-config:end -->/.exec(readme)
-  assert(match, "README.md has no medusa-config snippet between <!-- medusa-config:start --> and <!-- medusa-config:end -->")
+  const match = new RegExp(`<!-- ${name}:start -->\\s*\`\`\`${lang}\\n([\\s\\S]*?)\`\`\`\\s*<!-- ${name}:end -->`).exec(readme)
+  assert(match, `README.md has no \`\`\`${lang} snippet between <!-- ${name}:start --> and <!-- ${name}:end -->`)
   return match[1]
 }
 
@@ -283,23 +285,30 @@ let failed = false
 try {
   const version = await resolveMedusaVersion()
   log(`packaging test: Medusa ${version} (MEDUSA_VERSION=${process.env.MEDUSA_VERSION || "latest"})`)
-  work = await mkdtemp(join(tmpdir(), "servicescan-packaging-"))
+  const reuse = process.env.PACKAGING_REUSE
+  work = reuse ?? (await mkdtemp(join(tmpdir(), "servicescan-packaging-")))
   const tarballs = join(work, "tarballs")
-  await mkdir(tarballs)
   const app = join(work, "store")
-  await mkdir(app)
+  if (reuse) {
+    log(`  – reusing ${reuse}: packing and installing skipped`)
+    await rm(join(app, ".medusa"), { recursive: true, force: true })
+    await rm(join(app, "checks"), { recursive: true, force: true })
+  } else {
+    await mkdir(tarballs)
+    await mkdir(app)
+  }
 
   const packed = {}
-  await check("npm pack the plugin (prepack builds it), the sandbox and the widget; --json is JSON", async () => {
+  if (!reuse) await check("npm pack the plugin (prepack builds it), the sandbox and the widget; --json is JSON", async () => {
     packed.plugin = await pack(undefined, tarballs)
     packed.sandbox = await pack("sandbox", tarballs)
     packed.widget = await pack("storefront-widget", tarballs)
     return Object.values(packed).map((f) => f.split("/").at(-1)).join(", ")
   })
-  await check("plugin tarball: LICENSE, declarations, no medusa-config, no inline source maps, no test secrets, peer ranges", async () =>
+  if (!reuse) await check("plugin tarball: LICENSE, declarations, no medusa-config, no inline source maps, no test secrets, peer ranges", async () =>
     checkPluginTarball(packed.plugin)
   )
-  await check("sandbox and widget tarballs: LICENSE (and the widget's declarations)", async () =>
+  if (!reuse) await check("sandbox and widget tarballs: LICENSE (and the widget's declarations)", async () =>
     [
       checkOtherTarball(packed.sandbox, ["package/bin/servicescan-sandbox.js"]),
       checkOtherTarball(packed.widget, ["package/dist/types/index.d.ts", "package/dist/types/index.d.mts"]),
@@ -317,11 +326,15 @@ try {
       "@medusajs/cli": version,
       "@medusajs/framework": version,
       "@medusajs/medusa": version,
+      // Medusa's defineConfig always loads this plugin; create-medusa-app's stores depend on it.
+      "@medusajs/draft-order": version,
       "medusa-plugin-servicescan": `file:${packed.plugin}`,
       "medusa-servicescan-storefront": `file:${packed.widget}`,
       "servicescan-sandbox": `file:${packed.sandbox}`,
     },
     devDependencies: {
+      // Only for type-checking the README's storefront snippet (a storefront's dependency, not a store's).
+      "@medusajs/js-sdk": version,
       "@swc/core": "^1.7.28",
       "@types/node": "^20.17.0",
       "@types/react": "^18.3.12",
@@ -332,49 +345,79 @@ try {
       vite: "^5.4.11",
     },
   }
-  await writeFile(join(app, "package.json"), `${JSON.stringify(appPkg, null, 2)}\n`)
-  await check(`npm install: Medusa ${version} from the registry plus the three tarballs`, async () => {
+  if (!reuse) await writeFile(join(app, "package.json"), `${JSON.stringify(appPkg, null, 2)}\n`)
+  if (!reuse) await check(`npm install: Medusa ${version} from the registry plus the three tarballs`, async () => {
     await exec("npm", ["install", "--no-audit", "--no-fund"], { cwd: app })
     const installed = JSON.parse(readFileSync(join(app, "node_modules/@medusajs/framework/package.json"), "utf8")).version
     assert(installed === version, `@medusajs/framework ${installed} installed, not ${version}`)
     return `@medusajs/framework ${installed}, @medusajs/ui ${JSON.parse(readFileSync(join(app, "node_modules/@medusajs/ui/package.json"), "utf8")).version}`
   })
 
-  await check("strict TypeScript resolves the plugin's and the widget's entry points (no TS7016)", async () => {
-    await writeFile(
-      join(app, "tsconfig.json"),
-      JSON.stringify({
+  // Medusa's default tsconfig for a store (what `medusa build` compiles with).
+  await writeFile(
+    join(app, "tsconfig.json"),
+    `${JSON.stringify(
+      {
         compilerOptions: {
           target: "ES2021",
+          esModuleInterop: true,
           module: "Node16",
           moduleResolution: "Node16",
-          esModuleInterop: true,
-          strict: true,
+          emitDecoratorMetadata: true,
+          experimentalDecorators: true,
           skipLibCheck: true,
-          noEmit: true,
+          skipDefaultLibCheck: true,
+          declaration: false,
+          sourceMap: false,
+          inlineSourceMap: true,
+          outDir: "./.medusa/server",
+          rootDir: "./",
           jsx: "react-jsx",
-          types: ["node"],
+          forceConsistentCasingInFileNames: true,
+          resolveJsonModule: true,
+          checkJs: false,
+          strictNullChecks: true,
         },
-        include: ["types-check.ts"],
-      })
-    )
+        "ts-node": { swc: true },
+        include: ["**/*", ".medusa/types/*"],
+        exclude: ["node_modules", ".medusa/server", ".medusa/admin", ".cache", "checks"],
+      },
+      null,
+      2
+    )}\n`
+  )
+
+  await check("strict TypeScript: the plugin's entry points from a store (Node16), the README's storefront snippet (bundler)", async () => {
+    await mkdir(join(app, "checks"))
     await writeFile(
-      join(app, "types-check.ts"),
+      join(app, "checks", "server.ts"),
       `import type { ProcessorGateway, ServiceScanOptions } from "medusa-plugin-servicescan/providers/servicescan"
 import { SERVICESCAN_MODULE } from "medusa-plugin-servicescan/modules/servicescan"
 import { recordChargebackWorkflow } from "medusa-plugin-servicescan/workflows"
-import type { PayWithServiceScanOptions } from "medusa-servicescan-storefront"
 
 // A gateway of one's own must satisfy the exported interface.
 export const gateway: ProcessorGateway | undefined = undefined
 export const options: Partial<ServiceScanOptions> = { checkoutUrl: "https://checkout.example" }
 export const moduleName: string = SERVICESCAN_MODULE
 export const workflow: unknown = recordChargebackWorkflow
-export type Pay = PayWithServiceScanOptions
 `
     )
-    await exec(join(app, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"], { cwd: app })
-    return "ProcessorGateway, ServiceScanOptions, SERVICESCAN_MODULE, recordChargebackWorkflow, PayWithServiceScanOptions"
+    await writeFile(join(app, "checks", "storefront.tsx"), readmeSnippet("storefront", "tsx"))
+    const strict = { strict: true, noEmit: true, skipLibCheck: true, esModuleInterop: true, jsx: "react-jsx" }
+    await writeFile(
+      join(app, "tsconfig.check-server.json"),
+      JSON.stringify({ compilerOptions: { ...strict, target: "ES2021", module: "Node16", moduleResolution: "Node16", types: ["node"] }, files: ["checks/server.ts"] })
+    )
+    await writeFile(
+      join(app, "tsconfig.check-storefront.json"),
+      JSON.stringify({
+        compilerOptions: { ...strict, target: "ES2020", lib: ["DOM", "ES2022"], module: "ESNext", moduleResolution: "Bundler", types: [] },
+        files: ["checks/storefront.tsx"],
+      })
+    )
+    await exec(join(app, "node_modules/.bin/tsc"), ["-p", "tsconfig.check-server.json"], { cwd: app })
+    await exec(join(app, "node_modules/.bin/tsc"), ["-p", "tsconfig.check-storefront.json"], { cwd: app })
+    return "ProcessorGateway, ServiceScanOptions, SERVICESCAN_MODULE, recordChargebackWorkflow; ServiceScanCardForm + payWithServiceScan with @medusajs/js-sdk"
   })
 
   // The database: one throw-away database for this run.
@@ -405,7 +448,7 @@ export type Pay = PayWithServiceScanOptions
   const env = envFromExample({ sandboxUrl, databaseUrl })
 
   await check("medusa-config.ts is the README's snippet; .env is .env.example", async () => {
-    const snippet = readmeConfigSnippet()
+    const snippet = readmeSnippet("medusa-config", "ts")
     await writeFile(join(app, "medusa-config.ts"), snippet)
     await writeFile(join(app, ".env"), env)
     return `${snippet.split("\n").length} lines of config, ${env.split("\n").filter((l) => /^[A-Z_]+=/.test(l)).length} variables`
@@ -431,8 +474,13 @@ export type Pay = PayWithServiceScanOptions
     await exec(join(app, "node_modules/.bin/medusa"), ["build"], { cwd: app, env: { MEDUSA_DISABLE_TELEMETRY: "true" } })
     const assets = join(server, "public", "admin", "assets")
     assert(existsSync(assets), `no built admin in ${assets}`)
-    const holding = readdirSync(assets).filter((f) => f.endsWith(".js") && readFileSync(join(assets, f), "utf8").includes("/admin/servicescan/chargebacks"))
-    assert(holding.length > 0, "the built admin has no trace of the plugin's extension (/admin/servicescan/chargebacks)")
+    // The extension's API base and a label of its order widget, both ours alone.
+    const holding = readdirSync(assets).filter((f) => {
+      if (!f.endsWith(".js")) return false
+      const text = readFileSync(join(assets, f), "utf8")
+      return text.includes('"/admin/servicescan"') && text.includes("Record chargeback")
+    })
+    assert(holding.length > 0, 'the built admin has no trace of the plugin\'s extension ("/admin/servicescan", "Record chargeback")')
     return `extension in ${holding.join(", ")}`
   })
 
@@ -589,10 +637,18 @@ export type Pay = PayWithServiceScanOptions
   await stopProcess(sandbox)
   for (const child of children) child.kill("SIGKILL")
   await pg?.stop()
-  if (work && !process.env.PACKAGING_KEEP) await rm(work, { recursive: true, force: true }).catch(() => {})
+  if (work && !process.env.PACKAGING_KEEP && !process.env.PACKAGING_REUSE) await rm(work, { recursive: true, force: true }).catch(() => {})
   else if (work) log(`kept ${work}`)
 }
 
 log(`packaging: ${((Date.now() - started) / 1000).toFixed(0)} s`)
 log(`packaging: ${results.passed} passed, ${results.failed} failed`)
+// `npm test` reads a jest-shaped report (scripts/test.mjs passes --json --outputFile <file>).
+const outputFile = process.argv.includes("--outputFile") ? process.argv[process.argv.indexOf("--outputFile") + 1] : undefined
+if (outputFile) {
+  await writeFile(
+    outputFile,
+    JSON.stringify({ numPassedTests: results.passed, numFailedTests: results.failed, numPendingTests: 0, numTotalTests: results.passed + results.failed })
+  )
+}
 process.exit(failed || results.failed ? 1 : 0)

@@ -40,6 +40,11 @@ const SUITES = {
     pre: [[join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "src/admin/tsconfig.json"]]],
     command: [join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "tsconfig.json"]],
   },
+  // Every document that code or a README points to exists; published READMEs link by URL.
+  docs: { command: [process.execPath, [join(root, "scripts/check-docs.mjs")]] },
+  // A store owner's install from the packed tarballs (MEDUSA_VERSION=latest|oldest|x.y.z); needs the npm registry.
+  packaging: { runner: [process.execPath, join(root, "scripts/packaging-test.mjs")], jest: [] },
+  "packaging-oldest": { runner: [process.execPath, join(root, "scripts/packaging-test.mjs")], jest: [], env: { MEDUSA_VERSION: "oldest" } },
 }
 
 /** Whether `command` is an executable on PATH. */
