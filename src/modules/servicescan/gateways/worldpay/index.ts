@@ -139,7 +139,7 @@ export class WorldpayDisputeGateway implements DisputeGateway {
     this.http = new HttpClient({
       baseUrl: url,
       timeoutMs,
-      maxRetries: options.maxRetries,
+      maxRetries: retries(options.maxRetries),
       backoff: options.backoff,
       onRetry: options.onRetry,
     })
@@ -482,6 +482,13 @@ function positiveInteger(value: unknown, name: string): number | undefined {
   }
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
     throw configurationError(`${name} must be a positive integer`)
+  }
+  return value
+}
+
+function retries(value: unknown): number | undefined {
+  if (value !== undefined && (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0)) {
+    throw configurationError("maxRetries must be a whole number, 0 or more")
   }
   return value
 }
