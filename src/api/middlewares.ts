@@ -12,12 +12,27 @@ import {
   AdminListChargebacks,
   AdminRecordChargeback,
   AdminSetChargebackOutcome,
+  ChargebackIdParam,
 } from "./admin/servicescan/validators"
 import { WebhookChargeback } from "./hooks/servicescan/chargebacks/validators"
 import { verifyServiceScanSignature } from "./hooks/servicescan/chargebacks/verify-signature"
+import { boundServiceScanSessionData } from "./utils/bound-session-data"
+import { guardServiceScanRequest } from "./utils/request-guard"
+import { validateParams } from "./utils/validate-params"
+
+const chargebackId = validateParams({ id: ChargebackIdParam })
 
 export default defineMiddlewares({
   routes: [
+    // At the root and without `methods`: registered before every other route
+    // layer, Medusa's included. It acts on /admin/servicescan and /hooks/servicescan only.
+    { matcher: "/", middlewares: [guardServiceScanRequest] },
+    {
+      // Medusa's own route, bounded for this plugin's providers only (see the middleware).
+      matcher: /^\/store\/payment-collections\/[^/]+\/payment-sessions\/?$/,
+      methods: ["POST"],
+      middlewares: [boundServiceScanSessionData],
+    },
     {
       matcher: "/admin/servicescan/chargebacks",
       methods: ["GET"],
@@ -34,12 +49,13 @@ export default defineMiddlewares({
     {
       matcher: "/admin/servicescan/chargebacks/:id",
       methods: ["GET"],
-      middlewares: [validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig)],
+      middlewares: [chargebackId, validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig)],
     },
     {
       matcher: "/admin/servicescan/chargebacks/:id/scans",
       methods: ["POST"],
       middlewares: [
+        chargebackId,
         validateAndTransformBody(AdminAttachScanIds),
         validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig),
       ],
@@ -48,6 +64,7 @@ export default defineMiddlewares({
       matcher: "/admin/servicescan/chargebacks/:id/check",
       methods: ["POST"],
       middlewares: [
+        chargebackId,
         validateAndTransformBody(AdminCheckChargeback),
         validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig),
       ],
@@ -56,6 +73,7 @@ export default defineMiddlewares({
       matcher: "/admin/servicescan/chargebacks/:id/outcome",
       methods: ["POST"],
       middlewares: [
+        chargebackId,
         validateAndTransformBody(AdminSetChargebackOutcome),
         validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig),
       ],
