@@ -18,6 +18,7 @@ import { WebhookChargeback } from "./hooks/servicescan/chargebacks/validators"
 import { verifyServiceScanSignature } from "./hooks/servicescan/chargebacks/verify-signature"
 import { boundServiceScanSessionData } from "./utils/bound-session-data"
 import { guardServiceScanRequest } from "./utils/request-guard"
+import { restrictEvidenceFields } from "./utils/restrict-evidence-fields"
 import { validateParams } from "./utils/validate-params"
 
 const chargebackId = validateParams({ id: ChargebackIdParam })
@@ -26,7 +27,7 @@ export default defineMiddlewares({
   routes: [
     // At the root and without `methods`: registered before every other route
     // layer, Medusa's included. It acts on /admin/servicescan and /hooks/servicescan only.
-    { matcher: "/", middlewares: [guardServiceScanRequest] },
+    { matcher: "/", middlewares: [guardServiceScanRequest, restrictEvidenceFields] },
     {
       // Medusa's own route, bounded for this plugin's providers only (see the middleware).
       matcher: /^\/store\/payment-collections\/[^/]+\/payment-sessions\/?$/,
