@@ -128,8 +128,10 @@ medusaIntegrationTestRunner({
     }
 
     /** Sends, checks the invariants, and for a refusal proves nothing changed. */
-    async function probe(route: string, req: RawRequest, values: unknown[] = []): Promise<RawResponse> {
+    async function probe(route: string, request: RawRequest | (() => RawRequest), values: unknown[] = []): Promise<RawResponse> {
       const before = await snapshot()
+      // Built after the snapshot, so a signature's timestamp is as fresh as the test means it.
+      const req = typeof request === "function" ? request() : request
       const res = await send(req)
       count(route, res)
       checkAnswer(req, res, sentStrings(req, ...values))
@@ -309,7 +311,10 @@ medusaIntegrationTestRunner({
         ["metadata", { metadata: { note: "a\u0000b" } }],
         ["metadata", { metadata: { "key\u0000": 1 } }],
         ["scan_ids", { scan_ids: ["3f0c9a52-8d4e-4b7a-9c1d-2e5f6a7b8c9d\u0000"] }],
-      ])("a NUL in %s of a recorded chargeback: 400 naming it, on the admin route and the webhook", async (field, extra) => {
+        ["external_id", { external_id: "dp_\ud800" }],
+        ["reason", { reason: "\udfff fraud" }],
+        ["metadata", { metadata: { ["\ud800"]: "" } }],
+      ])("a NUL or an unpaired surrogate in %s of a recorded chargeback: 400 naming it, on the admin route and the webhook", async (field, extra) => {
         const body = chargebackBody(plainOrderId, extra)
         const admin = await probe("explicit", {
           method: "POST",
@@ -359,6 +364,15 @@ medusaIntegrationTestRunner({
           )
           expect(res.status).toBe(400)
           expect(messageOf(res)).toMatch(/data\.form_id must not contain NUL/)
+        })
+
+        it("an unpaired surrogate in data (jsonb refuses it): 400 naming data, no session stored", async () => {
+          const res = await probe(
+            "explicit",
+            session(`/store/payment-collections/${paymentCollectionId()}/payment-sessions`, `{"provider_id":"${SERVICESCAN_PROVIDER_ID}","data":{"\\ud800":""}}`)
+          )
+          expect(res.status).toBe(400)
+          expect(messageOf(res)).toMatch(/data must not have keys with unpaired surrogates/)
         })
 
         it("data nested 5,000 deep: 400 naming data, no session stored", async () => {
@@ -742,7 +756,7 @@ medusaIntegrationTestRunner({
         const huge = JSON.stringify({ ...chargebackBody(plainOrderId), metadata: { pad: "p".repeat(70_000) } })
         cases.push([() => signedWebhook(huge), 413, /too large/])
         for (const [i, [build, status, message]] of cases.entries()) {
-          const res = await probe("explicit", build())
+          const res = await probe("explicit", build)
           expect([i, res.status, messageOf(res)]).toEqual([i, status, expect.stringMatching(message)])
         }
       })

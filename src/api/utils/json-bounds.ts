@@ -15,10 +15,15 @@ export type JsonBounds = {
 
 /** Characters PostgreSQL text cannot store (U+0000). */
 const NUL = "\u0000"
+/**
+ * A UTF-16 surrogate without its pair: JSON.stringify writes it as `\ud800`,
+ * which PostgreSQL's jsonb refuses (and text would silently turn into U+FFFD).
+ */
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 /**
  * Why a value is outside the bounds, as a sentence naming `field`, or null
- * when it is fine. A lone surrogate is not refused: it is stored as U+FFFD.
+ * when it is fine.
  */
 export function jsonBoundsProblem(field: string, value: unknown, bounds: JsonBounds): string | null {
   const stack: { value: unknown; depth: number; path: string }[] = [{ value, depth: 0, path: field }]
@@ -28,6 +33,9 @@ export function jsonBoundsProblem(field: string, value: unknown, bounds: JsonBou
     if (typeof current === "string") {
       if (current.includes(NUL)) {
         return `${path} must not contain NUL characters (\\u0000)`
+      }
+      if (LONE_SURROGATE.test(current)) {
+        return `${path} must be valid Unicode (it has an unpaired surrogate)`
       }
       bytes += Buffer.byteLength(current, "utf8") + 2
     } else if (typeof current === "number") {
@@ -49,6 +57,9 @@ export function jsonBoundsProblem(field: string, value: unknown, bounds: JsonBou
         if (!Array.isArray(current)) {
           if (key.includes(NUL)) {
             return `${path} must not have keys containing NUL characters (\\u0000)`
+          }
+          if (LONE_SURROGATE.test(key)) {
+            return `${path} must not have keys with unpaired surrogates (invalid Unicode)`
           }
           bytes += Buffer.byteLength(key, "utf8") + 4
         }

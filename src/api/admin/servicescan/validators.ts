@@ -3,7 +3,7 @@ import { defaultCurrencies } from "@medusajs/framework/utils"
 import { createSelectParams } from "@medusajs/medusa/api/utils/validators"
 import { isUuidV4 } from "../../../lib/servicescan/disputes-client"
 import { CHARGEBACK_OUTCOMES, CHARGEBACK_STATUSES } from "../../../modules/servicescan/types"
-import { jsonBoundsProblem } from "../../utils/json-bounds"
+import { jsonBoundsProblem, LONE_SURROGATE } from "../../utils/json-bounds"
 
 // Medusa prints a format or custom issue's own message, so each one names its field.
 
@@ -23,6 +23,7 @@ export const Identifier = (field: string, max = 255) =>
     .min(1, { error: `${field} must not be empty` })
     .max(max, { error: `${field} must be at most ${max} characters` })
     .refine((value) => !CONTROL.test(value), { error: `${field} must not contain control characters` })
+    .refine((value) => !LONE_SURROGATE.test(value), { error: `${field} must be valid Unicode (it has an unpaired surrogate)` })
 
 /** Free text (a reason): line breaks allowed, NUL and other control characters not. */
 export const FreeText = (field: string, max: number) =>
@@ -31,6 +32,7 @@ export const FreeText = (field: string, max: number) =>
     .trim()
     .max(max, { error: `${field} must be at most ${max} characters` })
     .refine((value) => !TEXT_CONTROL.test(value), { error: `${field} must not contain NUL or control characters` })
+    .refine((value) => !LONE_SURROGATE.test(value), { error: `${field} must be valid Unicode (it has an unpaired surrogate)` })
 
 /** `metadata`: a JSON object of bounded depth and size that PostgreSQL can store. */
 export const METADATA_BOUNDS = { maxDepth: 8, maxBytes: 16 * 1024 }

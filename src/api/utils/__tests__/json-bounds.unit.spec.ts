@@ -33,6 +33,12 @@ describe("jsonBoundsProblem", () => {
     expect(jsonBoundsProblem("metadata", { ["k\u0000"]: 1 }, BOUNDS)).toBe("metadata must not have keys containing NUL characters (\\u0000)")
   })
 
+  it("refuses unpaired surrogates (jsonb cannot hold them), accepts paired ones", () => {
+    expect(jsonBoundsProblem("data", { ["\ud800"]: "" }, BOUNDS)).toBe("data must not have keys with unpaired surrogates (invalid Unicode)")
+    expect(jsonBoundsProblem("data", { a: "x\udc00" }, BOUNDS)).toBe("data.a must be valid Unicode (it has an unpaired surrogate)")
+    expect(jsonBoundsProblem("data", { a: "😀", ["😀"]: 1 }, BOUNDS)).toBeNull()
+  })
+
   it("refuses values larger than the bound, counting UTF-8 bytes", () => {
     expect(jsonBoundsProblem("metadata", { s: "x".repeat(2000) }, BOUNDS)).toBe("metadata is too large (at most 1 KB)")
     expect(jsonBoundsProblem("metadata", { s: "é".repeat(600) }, BOUNDS)).toMatch(/too large/)
