@@ -145,7 +145,7 @@ export const DisputeCasePanel = ({ chargeback, disputeCase, headingLevel = "h3",
         </Fact>
         <Fact label="Queue">
           <span className="inline-flex flex-wrap items-center gap-x-1">
-            <span>{queue.label}</span>
+            <span>{queue.label}</span>{" "}
             {queue.processorQueue && (
               <span className="text-ui-fg-muted" title={`${gateway}'s queue`}>
                 ({queue.processorQueue})
