@@ -126,3 +126,14 @@ function describe(amount: unknown): string {
     return String(amount)
   }
 }
+
+/**
+ * A major-unit amount as a merchant reads it in a document, with as many
+ * decimals as the currency's minor unit: `formatMoney(24, "usd")` is
+ * "24.00 USD", `formatMoney(1500, "jpy")` "1500 JPY", `formatMoney(3.125, "kwd")` "3.125 KWD".
+ */
+export function formatMoney(amount: MoneyAmount, currencyCode: string): string {
+  const code = normalizeCurrencyCode(currencyCode)
+  const exponent = currencyExponent(code)
+  return `${MathBN.convert(toDecimal(amount), exponent).toFixed(exponent)} ${code}`
+}

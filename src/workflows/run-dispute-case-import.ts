@@ -5,6 +5,7 @@ import { SERVICESCAN_MODULE } from "../modules/servicescan"
 import type { DisputeCaseRecord } from "../modules/servicescan/gateways/types"
 import type ServiceScanModuleService from "../modules/servicescan/service"
 import { importDisputeCasesWorkflow } from "./import-dispute-cases"
+import { runAutoResponses } from "./run-auto-responses"
 
 const RUN_LOCK_KEY = "servicescan:import-dispute-cases"
 const RUN_LOCK_EXPIRE_SECONDS = 30 * 60
@@ -19,6 +20,8 @@ export type CaseImportReport = {
   unmatched: number
   chargebacks_recorded: number
   calls: number
+  auto_represented: number
+  auto_accepted: number
   errors: string[]
 }
 
@@ -51,6 +54,8 @@ export async function importServiceScanDisputeCases(
     unmatched: 0,
     chargebacks_recorded: 0,
     calls: 0,
+    auto_represented: 0,
+    auto_accepted: 0,
     errors: [],
   }
   const gateway = service.getDisputeGateway()
@@ -97,6 +102,11 @@ export async function importServiceScanDisputeCases(
     report.calls++
     await importPages(await gateway.listActionableCases())
     await service.setCaseCursor(gateway.name, today)
+    // Cases whose evidence completed while no event reached a subscriber (or whose answer failed) are answered here.
+    const answered = await runAutoResponses(container, { now })
+    report.auto_represented = answered.represented
+    report.auto_accepted = answered.accepted
+    report.errors.push(...answered.failed)
   } finally {
     await locking.release(RUN_LOCK_KEY, { ownerId }).catch(() => undefined)
   }

@@ -919,6 +919,11 @@ export default class ServiceScanModuleService extends MedusaService({
     return fresh.length
   }
 
+  /** A valid scan's image, whole (for the evidence pack): the archived copy when there is one, else ServiceScan's. */
+  async readScanImage(scanId: string): Promise<Uint8Array> {
+    return this.downloadServiceImage(scanId)
+  }
+
   /** Queue figures for the health endpoint: counts by status and the last status check. */
   @InjectManager()
   async getQueueStats(@MedusaContext() sharedContext: Context = {}): Promise<{
@@ -1105,6 +1110,10 @@ export type DisputeCaseRow = DisputeCaseState & {
   /** `{ items: DisputeActivity[] }`; read it with `caseActivities`. */
   activities: Record<string, unknown> | null
   last_activity_on: string | null
+  pack_file_id: string | null
+  pack_bytes: number | null
+  pack_generated_at: Date | null
+  pack_downscaled: boolean
   document_id: string | null
   document_uploaded_at: Date | null
   represented_at: Date | null

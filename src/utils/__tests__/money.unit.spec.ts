@@ -1,6 +1,7 @@
 import { BigNumber, MedusaError } from "@medusajs/framework/utils"
 import {
   currencyExponent,
+  formatMoney,
   fromMinorUnits,
   roundToCurrencyPrecision,
   toMinorUnits,
@@ -133,5 +134,22 @@ describe("roundToCurrencyPrecision", () => {
   ])("%s %s rounds half up to %s", (amount, currency, rounded) => {
     expect(roundToCurrencyPrecision(amount, currency).numeric).toBe(Number(rounded))
     expect(() => toMinorUnits(roundToCurrencyPrecision(amount, currency), currency)).not.toThrow()
+  })
+})
+
+describe("formatMoney", () => {
+  it.each([
+    [24, "usd", "24.00 USD"],
+    ["10.5", "eur", "10.50 EUR"],
+    [1500, "jpy", "1500 JPY"],
+    [3.125, "kwd", "3.125 KWD"],
+    [0.005, "usd", "0.01 USD"],
+  ])("%s %s -> %s", (amount, currency, expected) => {
+    expect(formatMoney(amount, currency)).toBe(expected)
+  })
+
+  it("refuses what is not an amount or a currency", () => {
+    expect(() => formatMoney(Number.NaN, "usd")).toThrow(/finite amount/)
+    expect(() => formatMoney(1, "dollars")).toThrow(/ISO 4217/)
   })
 })

@@ -1,0 +1,74 @@
+import type { Logger, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { SERVICESCAN_MODULE } from "../modules/servicescan"
+import { autoResponse, isPastReplyBy } from "../modules/servicescan/lifecycle/dispute-case"
+import type ServiceScanModuleService from "../modules/servicescan/service"
+import type { DisputeCaseRow } from "../modules/servicescan/service"
+import { respondToDisputeWorkflow } from "./respond-to-dispute"
+
+export type AutoResponseReport = { represented: number; accepted: number; failed: string[] }
+
+/**
+ * Applies the module's `autoRespond` policy to cases whose evidence is
+ * complete: the given chargebacks' cases, or (without ids) every case still
+ * waiting for an answer. What to do is the lifecycle's `autoResponse`; each
+ * answer runs `respondToDisputeWorkflow`, which refuses anything late or
+ * repeated, so calling this twice sends nothing twice.
+ */
+export async function runAutoResponses(
+  container: MedusaContainer,
+  options: { chargeback_ids?: string[]; now?: Date } = {}
+): Promise<AutoResponseReport> {
+  const report: AutoResponseReport = { represented: 0, accepted: 0, failed: [] }
+  const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
+  const policy = service.getSettings().auto_respond
+  if (policy === "off" || !service.getDisputeGateway()) {
+    return report
+  }
+  const now = options.now ?? new Date()
+  const today = now.toISOString().slice(0, 10)
+  const cases = (
+    (await service.listDisputeCases(
+      {
+        status: "matched",
+        response_status: ["none", "representing", "accepting"],
+        awaiting_merchant: true,
+        ...(options.chargeback_ids ? { chargeback_id: options.chargeback_ids } : { chargeback_id: { $ne: null } }),
+      },
+      { take: null }
+    )) as DisputeCaseRow[]
+  ).filter((row) => row.chargeback_id && !isPastReplyBy(row.reply_by, today))
+  if (!cases.length) {
+    return report
+  }
+  const evidence = await service.summarizeEvidence(cases.map((row) => row.chargeback_id as string))
+  const logger = container.resolve<Logger>(ContainerRegistrationKeys.LOGGER)
+  for (const row of cases) {
+    const summary = evidence.get(row.chargeback_id as string)
+    const action = summary ? autoResponse(policy, summary) : null
+    // An answer under way is finished with the action it started with, whatever the evidence says now.
+    const resume = row.response_status === "representing" ? "represent" : row.response_status === "accepting" ? "accept" : null
+    const chosen = resume ?? action
+    if (!chosen) {
+      continue
+    }
+    try {
+      const { result } = await respondToDisputeWorkflow(container).run({
+        input: { chargeback_id: row.chargeback_id as string, action: chosen, decided_by: "policy", now: now.toISOString() },
+      })
+      if (result.error) {
+        report.failed.push(`${row.case_id}: ${result.error}`)
+      } else if (chosen === "represent") {
+        report.represented++
+      } else {
+        report.accepted++
+      }
+    } catch (error) {
+      report.failed.push(`${row.case_id}: ${(error as Error).message}`)
+    }
+  }
+  for (const failure of report.failed) {
+    logger.warn(`servicescan: automatic answer to case ${failure}`)
+  }
+  return report
+}

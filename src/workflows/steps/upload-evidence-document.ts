@@ -1,0 +1,63 @@
+import type { IFileModuleService } from "@medusajs/framework/types"
+import { MedusaError, Modules } from "@medusajs/framework/utils"
+import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { SERVICESCAN_MODULE } from "../../modules/servicescan"
+import { reconcileWithProcessor } from "../../modules/servicescan/lifecycle/dispute-case"
+import type ServiceScanModuleService from "../../modules/servicescan/service"
+import type { DisputeCaseRow } from "../../modules/servicescan/service"
+
+export type UploadEvidenceDocumentStepInput = {
+  case: DisputeCaseRow
+  pack: { file_id: string; document_id: string }
+  now: string
+  today: string
+}
+
+/**
+ * Puts the evidence pack on the processor's case under an id derived from
+ * the case: a second upload (a retry after a lost answer, a pack made again)
+ * replaces the document instead of adding one. The compensation removes a
+ * document this step added, unless the processor already shows the case
+ * represented (then the document is its evidence and must stay).
+ */
+export const uploadEvidenceDocumentStep = createStep(
+  "servicescan-upload-evidence-document",
+  async (input: UploadEvidenceDocumentStepInput, { container }) => {
+    const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
+    const gateway = service.getDisputeGateway()
+    if (!gateway) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "No dispute gateway is configured")
+    }
+    const caseId = input.case.case_id
+    const existed = (await gateway.listDocuments(caseId)).includes(input.pack.document_id)
+    const bytes = await container.resolve<IFileModuleService>(Modules.FILE).getAsBuffer(input.pack.file_id)
+    await gateway.putDocument(caseId, input.pack.document_id, { bytes, contentType: "application/pdf" })
+    const previous = {
+      id: input.case.id,
+      document_id: input.case.document_id,
+      document_uploaded_at: input.case.document_uploaded_at,
+    }
+    await service.updateDisputeCases({ id: input.case.id, document_id: input.pack.document_id, document_uploaded_at: new Date(input.now) })
+    return new StepResponse(input.pack.document_id, {
+      previous,
+      added: existed ? null : input.pack.document_id,
+      caseRow: input.case,
+      today: input.today,
+    })
+  },
+  async (undo, { container }) => {
+    if (!undo) {
+      return
+    }
+    const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
+    await service.updateDisputeCases(undo.previous)
+    const gateway = service.getDisputeGateway()
+    if (!undo.added || !gateway) {
+      return
+    }
+    const current = await gateway.getCase(undo.caseRow.case_id)
+    if (current && reconcileWithProcessor(undo.caseRow, current, undo.today).response_status !== "represented") {
+      await gateway.deleteDocument(undo.caseRow.case_id, undo.added).catch(() => undefined)
+    }
+  }
+)
