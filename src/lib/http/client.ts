@@ -60,7 +60,10 @@ export type RequestOptions = {
   path: string
   query?: Record<string, string | number | undefined>
   headers?: Record<string, string>
-  /** A JSON-serialisable value, or a string sent as is (with a content type header from `headers`). */
+  /**
+   * A JSON-serialisable value, or a string or bytes (a `Uint8Array`, e.g. a
+   * file) sent as is, with a content type header from `headers`.
+   */
   body?: unknown
   /**
    * Whether repeating the request is harmless. Defaults to true for GET.
@@ -75,6 +78,15 @@ export type RequestOptions = {
   timeoutMs?: number
   /** Caller's cancellation. */
   signal?: AbortSignal
+  /**
+   * Largest answer body to buffer, in bytes (2xx bodies read as json, text or
+   * bytes, and error bodies). Default `MAX_BUFFERED_BODY_BYTES` (16 MiB). A
+   * caller that expects more (a day's chargeback cases) raises it for that
+   * request only; one that expects little lowers it. A larger answer fails
+   * with a `ServiceScanResponseError` as soon as it is known to be larger,
+   * without holding it.
+   */
+  maxBytes?: number
 }
 
 export type HttpResponse<T> = {
@@ -91,8 +103,11 @@ const DEFAULT_BACKOFF_BASE_MS = 200
 const DEFAULT_BACKOFF_CAP_MS = 5_000
 /** Never wait longer than this for a Retry-After, whatever the server asks. */
 const MAX_RETRY_AFTER_MS = 30_000
-/** A buffered (JSON, text, bytes) answer larger than this is refused: no documented answer comes close. */
-const MAX_BUFFERED_BODY_BYTES = 16 * 1024 * 1024
+/**
+ * A buffered (JSON, text, bytes) answer larger than this is refused unless the
+ * request sets its own `maxBytes`: no answer of the ServiceScan service comes close.
+ */
+export const MAX_BUFFERED_BODY_BYTES = 16 * 1024 * 1024
 
 /**
  * One keep-alive pool per protocol for the whole process. Node's agent retires
@@ -149,6 +164,9 @@ export class HttpClient {
   }
 
   async request<T = unknown>(options: RequestOptions): Promise<HttpResponse<T>> {
+    if (options.maxBytes !== undefined && !(Number.isSafeInteger(options.maxBytes) && options.maxBytes > 0)) {
+      throw new TypeError(`maxBytes must be a positive integer, got ${options.maxBytes}`)
+    }
     const url = this.url(options.path, options.query)
     const summary: RequestSummary = { method: options.method, url }
     const idempotent = options.idempotent ?? options.method === "GET"
@@ -183,6 +201,7 @@ export class HttpClient {
   ): Promise<HttpResponse<T>> {
     const timeoutMs = options.timeoutMs ?? this.timeoutMs
     const responseType = options.responseType ?? "json"
+    const maxBytes = options.maxBytes ?? MAX_BUFFERED_BODY_BYTES
     if (options.signal?.aborted) {
       throw options.signal.reason
     }
@@ -196,9 +215,9 @@ export class HttpClient {
     if (apiKey) {
       headers["x-api-key"] = apiKey
     }
-    let body: string | undefined
+    let body: string | Uint8Array | undefined
     if (options.body !== undefined) {
-      if (typeof options.body === "string") {
+      if (typeof options.body === "string" || isBytes(options.body)) {
         body = options.body
       } else {
         body = JSON.stringify(options.body)
@@ -279,7 +298,7 @@ export class HttpClient {
     const status = response.statusCode ?? 0
     const responseHeaders = toHeaders(response)
     if (status < 200 || status > 299) {
-      const errorBody = await readBuffered(response)
+      const errorBody = await readBuffered(response, maxBytes)
         .then((bytes) => parseJsonOrText(bytes.toString("utf8")))
         .catch(() => undefined)
         .finally(done)
@@ -298,13 +317,13 @@ export class HttpClient {
       return { status, headers: responseHeaders, data: response as Readable as T }
     }
     try {
-      const bytes = await readBuffered(response)
+      const bytes = await readBuffered(response, maxBytes)
       const data =
         responseType === "bytes" ? bytes : responseType === "text" ? bytes.toString("utf8") : parseJsonOrText(bytes.toString("utf8"))
       return { status, headers: responseHeaders, data: data as T }
     } catch (cause) {
       if (cause instanceof BodyTooLarge) {
-        throw new ServiceScanResponseError(`The answer is larger than ${MAX_BUFFERED_BODY_BYTES} bytes`, undefined, {
+        throw new ServiceScanResponseError(`The answer is larger than ${maxBytes} bytes`, undefined, {
           request: summary,
         })
       }
@@ -340,19 +359,33 @@ export function isRetryable(error: unknown): boolean {
   return error instanceof ServiceScanTimeoutError || error instanceof ServiceScanConnectionError
 }
 
-/** The whole body of an answer, up to `MAX_BUFFERED_BODY_BYTES`. */
-async function readBuffered(response: IncomingMessage): Promise<Buffer> {
+/** The whole body of an answer, up to `maxBytes`. */
+async function readBuffered(response: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  // A declared length over the cap is refused before a byte is read.
+  const declared = Number(response.headers["content-length"])
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    response.destroy()
+    throw new BodyTooLarge()
+  }
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of response) {
     size += (chunk as Buffer).length
-    if (size > MAX_BUFFERED_BODY_BYTES) {
+    if (size > maxBytes) {
       response.destroy()
       throw new BodyTooLarge()
     }
     chunks.push(chunk as Buffer)
   }
   return Buffer.concat(chunks, size)
+}
+
+/**
+ * A `Uint8Array` (a `Buffer` included), also one from another realm: jest's VM
+ * contexts have their own `Uint8Array`, which `instanceof` would miss.
+ */
+function isBytes(value: unknown): value is Uint8Array {
+  return ArrayBuffer.isView(value) && Object.prototype.toString.call(value) === "[object Uint8Array]"
 }
 
 /** The answer's headers as a WHATWG `Headers`, repeated ones joined as fetch would. */

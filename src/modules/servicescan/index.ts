@@ -12,4 +12,7 @@ export default Module(SERVICESCAN_MODULE, {
 
 export { ServiceScanModuleService }
 export * from "./types"
+export { WorldpayDisputeGateway, type WorldpayDisputeGatewayOptions } from "./gateways/worldpay"
+export * from "./gateways/types"
+export { DisputeGatewayConfigurationError } from "./gateways/errors"
 export type { ServiceScanModuleOptions } from "./options"

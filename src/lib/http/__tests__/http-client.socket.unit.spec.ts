@@ -1,7 +1,13 @@
 import { createServer as createHttpServer, globalAgent, IncomingMessage, Server, ServerResponse } from "node:http"
 import { AddressInfo, createServer } from "node:net"
 import type { Readable } from "node:stream"
-import { HttpClient, ServiceScanConnectionError, ServiceScanResponseError, ServiceScanTimeoutError } from ".."
+import {
+  HttpClient,
+  ServiceScanConnectionError,
+  ServiceScanHttpError,
+  ServiceScanResponseError,
+  ServiceScanTimeoutError,
+} from ".."
 
 /** Real sockets, no MSW: what a refused connection looks like to a caller. */
 async function closedPort(): Promise<number> {
@@ -131,5 +137,63 @@ describe("HttpClient connections (a real HTTP server)", () => {
     const error = await client.request({ method: "GET", path: "/huge" }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ServiceScanResponseError)
     expect((error as Error).message).toBe(`The answer is larger than ${16 * 1024 * 1024} bytes`)
+  })
+
+  it("takes a larger answer when the request raises maxBytes, and keeps the default for the others", async () => {
+    respond = (_req, res) => {
+      res.setHeader("content-type", "application/octet-stream")
+      const chunk = Buffer.alloc(1024 * 1024, 0x20)
+      for (let i = 0; i < 17; i++) {
+        res.write(chunk)
+      }
+      res.end()
+    }
+    const client = new HttpClient({ baseUrl, maxRetries: 0 })
+    const big = await client.request<Buffer>({ method: "GET", path: "/day", responseType: "bytes", maxBytes: 20 * 1024 * 1024 })
+    expect(big.data.length).toBe(17 * 1024 * 1024)
+    const error = await client.request({ method: "GET", path: "/day", responseType: "bytes" }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ServiceScanResponseError)
+    expect((error as Error).message).toBe(`The answer is larger than ${16 * 1024 * 1024} bytes`)
+  })
+
+  it("refuses an answer over a lower maxBytes, as soon as its Content-Length says so", async () => {
+    respond = (_req, res) => {
+      // Announces 5 MB and sends 10 bytes, then nothing: reading it would wait for the timeout.
+      res.writeHead(200, { "content-type": "text/plain", "content-length": String(5_000_000) })
+      res.write("0123456789")
+    }
+    const client = new HttpClient({ baseUrl, maxRetries: 0, timeoutMs: 5_000 })
+    const started = Date.now()
+    const error = await client.request({ method: "GET", path: "/x", responseType: "text", maxBytes: 1_000 }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ServiceScanResponseError)
+    expect((error as Error).message).toBe("The answer is larger than 1000 bytes")
+    expect(Date.now() - started).toBeLessThan(2_000)
+  })
+
+  it("stops reading a chunked answer once it passes maxBytes", async () => {
+    respond = (_req, res) => {
+      res.setHeader("content-type", "text/plain")
+      res.write("a".repeat(600))
+      res.write("b".repeat(600))
+      res.end()
+    }
+    const client = new HttpClient({ baseUrl, maxRetries: 0 })
+    const error = await client.request({ method: "GET", path: "/x", responseType: "text", maxBytes: 1_000 }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ServiceScanResponseError)
+    const ok = await client.request<string>({ method: "GET", path: "/x", responseType: "text", maxBytes: 1_200 })
+    expect(ok.data.length).toBe(1_200)
+  })
+
+  it("reads an error body up to maxBytes only", async () => {
+    respond = (_req, res) => {
+      res.writeHead(400, { "content-type": "text/plain" })
+      res.end("e".repeat(5_000))
+    }
+    const client = new HttpClient({ baseUrl, maxRetries: 0 })
+    const small = await client.request({ method: "GET", path: "/x", maxBytes: 1_000 }).catch((e: unknown) => e)
+    expect(small).toBeInstanceOf(ServiceScanHttpError)
+    expect(small).toMatchObject({ status: 400, body: undefined })
+    const large = await client.request({ method: "GET", path: "/x" }).catch((e: unknown) => e)
+    expect(large).toMatchObject({ status: 400, body: "e".repeat(5_000) })
   })
 })

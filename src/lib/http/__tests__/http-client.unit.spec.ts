@@ -207,4 +207,29 @@ describe("HttpClient", () => {
     }
     expect(JSON.stringify(retries)).not.toContain(KEY)
   })
+
+  it("sends bytes as they are, with the caller's content type and their length", async () => {
+    let received: Buffer | undefined
+    let seen: Request | undefined
+    server.use(
+      http.post(`${BASE}/files`, async ({ request }) => {
+        seen = request.clone()
+        received = Buffer.from(await request.arrayBuffer())
+        return HttpResponse.text("ok")
+      })
+    )
+    const bytes = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x0a])
+    const { instance } = client()
+    await instance.request({ method: "POST", path: "/files", body: bytes, headers: { "content-type": "application/pdf" }, responseType: "text" })
+    expect(received?.equals(Buffer.from(bytes))).toBe(true)
+    expect(seen?.headers.get("content-type")).toBe("application/pdf")
+    expect(seen?.headers.get("content-length")).toBe("7")
+  })
+
+  it("refuses a maxBytes that is not a positive integer before sending", async () => {
+    const { instance } = client()
+    for (const maxBytes of [0, -1, 1.5, Number.NaN]) {
+      await expect(instance.request({ method: "GET", path: "/x", maxBytes })).rejects.toThrow(TypeError)
+    }
+  })
 })

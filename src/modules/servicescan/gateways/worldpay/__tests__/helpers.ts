@@ -1,0 +1,273 @@
+import { http, HttpResponse } from "msw"
+import type { setupServer } from "msw/node"
+import { inspect } from "node:util"
+import type { RetryEvent } from "../../../../../lib/http"
+import { WorldpayDisputeGateway, WorldpayDisputeGatewayOptions } from ".."
+import { CHARGEBACK_MEDIA_TYPE } from "../xml"
+
+/**
+ * Fixtures of the Worldpay dispute gateway's wire-level specs. The password
+ * is a distinctive string, so a spec can prove it never leaves the
+ * Authorization header.
+ */
+
+export const BASE = "https://services.worldpay.test"
+export const USER = "cbk-user"
+export const PASSWORD = "cbk-PASSWORD-s3cret<&>"
+/** What the password looks like on the wire: inside `base64(user:password)`. */
+export const BASIC = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString("base64")}`
+export const MEDIA_TYPE = CHARGEBACK_MEDIA_TYPE
+export const NS = "http://www.vantivcnp.com/chargebacks"
+export const CASE_ID = "397892775806"
+
+/** Every form a leaked secret could take. */
+export const SECRET_FORMS = [PASSWORD, BASIC.slice("Basic ".length), Buffer.from(PASSWORD).toString("base64")]
+
+export function gateway(overrides: Partial<WorldpayDisputeGatewayOptions> = {}) {
+  const retries: RetryEvent[] = []
+  const instance = new WorldpayDisputeGateway({
+    url: BASE,
+    user: USER,
+    password: PASSWORD,
+    timeoutMs: 1_000,
+    maxRetries: 0,
+    backoff: { baseMs: 1, capMs: 5 },
+    onRetry: (event) => retries.push(event),
+    ...overrides,
+  })
+  return { instance, retries }
+}
+
+/** A request as it went over the wire. */
+export type Seen = {
+  method: string
+  url: URL
+  headers: Headers
+  body: Buffer
+}
+
+/** Records every request to the API's host and answers it. */
+export function worldpay(seen: Seen[], answer: (request: Seen) => Response | Promise<Response>) {
+  return http.all(`${BASE}/*`, async ({ request }) => {
+    const record: Seen = {
+      method: request.method,
+      url: new URL(request.url),
+      headers: request.headers,
+      body: Buffer.from(await request.arrayBuffer()),
+    }
+    seen.push(record)
+    return answer(record)
+  })
+}
+
+export function listen(server: ReturnType<typeof setupServer>): void {
+  beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
+  afterEach(() => server.resetHandlers())
+  afterAll(() => server.close())
+}
+
+export function xmlAnswer(xml: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new HttpResponse(xml, { status, headers: { "content-type": MEDIA_TYPE, ...headers } })
+}
+
+/** `<errorResponse>` with one `<error>` per text. */
+export function errorXml(...errors: string[]): string {
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><errorResponse xmlns="${NS}"><errors>${errors
+    .map((error) => `<error>${escape(error)}</error>`)
+    .join("")}</errors></errorResponse>`
+}
+
+export function documentXml(fields: {
+  code: string
+  message?: string
+  caseId?: string
+  documentIds?: string[]
+  merchantId?: string
+}): string {
+  const ids = (fields.documentIds ?? []).map((id) => `<documentId>${escape(id)}</documentId>`).join("")
+  return (
+    `<chargebackDocumentUploadResponse xmlns="${NS}"><merchantId>${fields.merchantId ?? "1288791"}</merchantId>` +
+    `<caseId>${fields.caseId ?? CASE_ID}</caseId>${ids}<responseCode>${fields.code}</responseCode>` +
+    (fields.message === undefined ? "" : `<responseMessage>${escape(fields.message)}</responseMessage>`) +
+    `</chargebackDocumentUploadResponse>`
+  )
+}
+
+export function updateXml(transactionId = "6997445609488924"): string {
+  return `<chargebackUpdateResponse xmlns="${NS}"><transactionId>${transactionId}</transactionId></chargebackUpdateResponse>`
+}
+
+/** The fields of a case in the schema's order; undefined leaves one out. */
+export type CaseFields = Partial<Record<(typeof CASE_FIELD_ORDER)[number], string | undefined>>
+export type ActivityFields = Partial<
+  Record<"activityDate" | "activityType" | "fromQueue" | "toQueue" | "settlementAmount" | "settlementCurrencyType" | "notes", string>
+>
+
+const CASE_FIELD_ORDER = [
+  "caseId",
+  "merchantId",
+  "dayIssuedByBank",
+  "dateReceivedByVantivCnp",
+  "vantivCnpTxnId",
+  "cycle",
+  "orderId",
+  "cardNumberLast4",
+  "cardType",
+  "chargebackAmount",
+  "chargebackCurrencyType",
+  "originalTxnDay",
+  "chargebackType",
+  "representedAmount",
+  "representedCurrencyType",
+  "reasonCode",
+  "reasonCodeDescription",
+  "currentQueue",
+  "acquirerReferenceNumber",
+  "chargebackReferenceNumber",
+  "merchantTxnId",
+  "bin",
+  "token",
+  "customerId",
+  "paymentAmount",
+  "replyByDay",
+] as const
+
+/** The sandbox README's example case: represented, back in Worldpay's queue. */
+export const FULL_CASE: CaseFields = {
+  caseId: CASE_ID,
+  merchantId: "1288791",
+  dayIssuedByBank: "2025-01-30",
+  dateReceivedByVantivCnp: "2025-01-31",
+  vantivCnpTxnId: "834262947682512345",
+  cycle: "First Chargeback",
+  orderId: "order_1",
+  cardNumberLast4: "4444",
+  cardType: "MC",
+  chargebackAmount: "1999",
+  chargebackCurrencyType: "USD",
+  originalTxnDay: "2025-01-28",
+  chargebackType: "Deposit",
+  representedAmount: "1999",
+  representedCurrencyType: "USD",
+  reasonCode: "4837",
+  reasonCodeDescription: "No Cardholder Authorization",
+  currentQueue: "Vantiv",
+  acquirerReferenceNumber: "82953534959521791610982",
+  chargebackReferenceNumber: "3849608106",
+  merchantTxnId: "pay_1",
+  bin: "555555",
+  token: "1111076428634444",
+  customerId: "cus_1",
+  paymentAmount: "1999",
+  replyByDay: "2025-02-14",
+}
+
+export const FULL_ACTIVITIES: ActivityFields[] = [
+  {
+    activityDate: "2025-01-31",
+    activityType: "Merchant Represent",
+    fromQueue: "Merchant",
+    toQueue: "Vantiv",
+    notes: "Card scan attached",
+  },
+  {
+    activityDate: "2025-01-31",
+    activityType: "Assign To Merchant",
+    fromQueue: "Vantiv",
+    toQueue: "Merchant",
+    settlementAmount: "1999",
+    settlementCurrencyType: "USD",
+  },
+]
+
+/** What the gateway makes of FULL_CASE with FULL_ACTIVITIES. */
+export const FULL_RECORD = {
+  caseId: CASE_ID,
+  merchantId: "1288791",
+  transactionId: "834262947682512345",
+  orderId: "order_1",
+  merchantTxnId: "pay_1",
+  customerId: "cus_1",
+  cardLast4: "4444",
+  cardType: "MC",
+  amountMinor: 1999,
+  currencyCode: "USD",
+  cycle: "First Chargeback",
+  reasonCode: "4837",
+  reasonDescription: "No Cardholder Authorization",
+  queue: "Vantiv",
+  awaitingMerchant: false,
+  outcome: undefined,
+  issuedOn: "2025-01-30",
+  receivedOn: "2025-01-31",
+  originalTransactionOn: "2025-01-28",
+  replyBy: "2025-02-14",
+  acquirerReferenceNumber: "82953534959521791610982",
+  chargebackReferenceNumber: "3849608106",
+  representedAmountMinor: 1999,
+  activities: [
+    {
+      date: "2025-01-31",
+      type: "Merchant Represent",
+      fromQueue: "Merchant",
+      toQueue: "Vantiv",
+      settlementAmountMinor: undefined,
+      settlementCurrencyCode: undefined,
+      notes: "Card scan attached",
+    },
+    {
+      date: "2025-01-31",
+      type: "Assign To Merchant",
+      fromQueue: "Vantiv",
+      toQueue: "Merchant",
+      settlementAmountMinor: 1999,
+      settlementCurrencyCode: "USD",
+      notes: undefined,
+    },
+  ],
+}
+
+export function caseXml(fields: CaseFields = FULL_CASE, activities: ActivityFields[] = FULL_ACTIVITIES): string {
+  const children = CASE_FIELD_ORDER.filter((name) => fields[name] !== undefined)
+    .map((name) => `<${name}>${escape(fields[name] ?? "")}</${name}>`)
+    .join("")
+  const activity = activities
+    .map(
+      (a) =>
+        `<activity>${Object.entries(a)
+          .map(([name, value]) => `<${name}>${escape(value ?? "")}</${name}>`)
+          .join("")}</activity>`
+    )
+    .join("")
+  return `<chargebackCase>${children}${activity}</chargebackCase>`
+}
+
+export function retrievalXml(cases: string[], transactionId = "4915526374820196"): string {
+  return (
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<chargebackRetrievalResponse xmlns="${NS}">` +
+    `<transactionId>${transactionId}</transactionId>${cases.join("")}</chargebackRetrievalResponse>`
+  )
+}
+
+export function escape(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+}
+
+/** Asserts that no form of the password appears in anything reachable from `value` (messages, causes, bodies, requests). */
+export function expectNoSecret(value: unknown): void {
+  const text = `${inspect(value, { depth: 10, showHidden: true })} ${JSON.stringify(value) ?? ""} ${
+    value instanceof Error ? `${value.message} ${value.stack}` : ""
+  }`
+  for (const secret of SECRET_FORMS) {
+    expect(text).not.toContain(secret)
+  }
+}
+
+export async function caught(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise
+  } catch (error) {
+    return error as Error
+  }
+  throw new Error("expected a rejection")
+}

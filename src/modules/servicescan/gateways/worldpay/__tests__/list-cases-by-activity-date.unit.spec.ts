@@ -1,0 +1,159 @@
+import { HttpResponse } from "msw"
+import { setupServer } from "msw/node"
+import { ServiceScanHttpError, ServiceScanResponseError } from "../../../../../lib/http"
+import { DisputeGatewayConfigurationError } from "../../errors"
+import { DisputeGatewayProtocolError, DisputeGatewayRefusal } from "../../types"
+import {
+  BASE,
+  BASIC,
+  caseXml,
+  caught,
+  errorXml,
+  expectNoSecret,
+  FULL_CASE,
+  FULL_RECORD,
+  gateway,
+  listen,
+  MEDIA_TYPE,
+  retrievalXml,
+  Seen,
+  worldpay,
+  xmlAnswer,
+} from "./helpers"
+
+const server = setupServer()
+listen(server)
+
+describe("WorldpayDisputeGateway.listCasesByActivityDate", () => {
+  it("GETs chargebacks?date= with Basic auth and the Chargeback API media type, and reads every case", async () => {
+    const seen: Seen[] = []
+    const second = caseXml({ ...FULL_CASE, caseId: "397892775807", currentQueue: "Merchant" }, [
+      { activityDate: "2025-01-31", activityType: "Assign To Merchant", fromQueue: "Vantiv", toQueue: "Merchant" },
+    ])
+    server.use(worldpay(seen, () => xmlAnswer(retrievalXml([caseXml(), second]))))
+
+    const cases = await gateway().instance.listCasesByActivityDate("2025-01-31")
+
+    expect(seen).toHaveLength(1)
+    expect(seen[0].method).toBe("GET")
+    expect(`${seen[0].url.origin}${seen[0].url.pathname}`).toBe(`${BASE}/chargebacks`)
+    expect([...seen[0].url.searchParams]).toEqual([["date", "2025-01-31"]])
+    expect(seen[0].headers.get("authorization")).toBe(BASIC)
+    expect(seen[0].headers.get("accept")).toBe(MEDIA_TYPE)
+    expect(seen[0].body.length).toBe(0)
+    expect(cases).toEqual([
+      FULL_RECORD,
+      expect.objectContaining({ caseId: "397892775807", queue: "Merchant", awaitingMerchant: true, activities: [expect.objectContaining({ type: "Assign To Merchant" })] }),
+    ])
+  })
+
+  it("reads a day without cases as an empty list", async () => {
+    server.use(worldpay([], () => xmlAnswer(retrievalXml([]))))
+    await expect(gateway().instance.listCasesByActivityDate("2025-02-01")).resolves.toEqual([])
+  })
+
+  it("keeps only the configured merchant's cases when the credentials open several", async () => {
+    server.use(
+      worldpay([], () =>
+        xmlAnswer(
+          retrievalXml([
+            caseXml({ ...FULL_CASE, caseId: "1", merchantId: "1288791" }),
+            caseXml({ ...FULL_CASE, caseId: "2", merchantId: "9999999" }),
+            caseXml({ ...FULL_CASE, caseId: "3", merchantId: undefined }),
+          ])
+        )
+      )
+    )
+    const cases = await gateway({ merchantId: "1288791" }).instance.listCasesByActivityDate("2025-01-31")
+    expect(cases.map((kase) => kase.caseId)).toEqual(["1", "3"])
+  })
+
+  it("retries a 503 and a reset connection (a read), and the retry events carry no credentials", async () => {
+    const seen: Seen[] = []
+    server.use(
+      worldpay(seen, () => {
+        if (seen.length === 1) {
+          return HttpResponse.json({ error: "Service unavailable" }, { status: 503 })
+        }
+        if (seen.length === 2) {
+          return HttpResponse.error()
+        }
+        return xmlAnswer(retrievalXml([caseXml()]))
+      })
+    )
+    const { instance, retries } = gateway({ maxRetries: 2 })
+    await expect(instance.listCasesByActivityDate("2025-01-31")).resolves.toHaveLength(1)
+    expect(seen).toHaveLength(3)
+    expect(retries.map((event) => event.attempt)).toEqual([1, 2])
+    expect(retries[0].request).toEqual({ method: "GET", url: `${BASE}/chargebacks?date=2025-01-31` })
+    expectNoSecret(retries)
+  })
+
+  it("refuses a malformed day before sending anything", async () => {
+    const { instance } = gateway()
+    for (const day of ["2025-1-31", "2025-13-01", "31/01/2025", "", "2025-01-31&actionable=true"]) {
+      await expect(instance.listCasesByActivityDate(day)).rejects.toThrow(TypeError)
+    }
+  })
+
+  it("maps 401 to a configuration error that names what to check and not the credentials", async () => {
+    server.use(
+      worldpay([], () =>
+        xmlAnswer(errorXml("You are not authorized to access this resource. Please check your credentials."), 401, {
+          "www-authenticate": 'Basic realm="Chargeback API"',
+        })
+      )
+    )
+    const error = await caught(gateway().instance.listCasesByActivityDate("2025-01-31"))
+    expect(error).toBeInstanceOf(DisputeGatewayConfigurationError)
+    expect(error).toMatchObject({ gateway: "worldpay", status: 401 })
+    expect(error.message).toBe(
+      "Worldpay's Chargeback API refused the credentials while retrieving cases (date=2025-01-31) (HTTP 401): " +
+        "check the dispute gateway's user and password (the merchant's cnpAPI credentials) and that Worldpay enabled the Chargeback API for them"
+    )
+    expect(error.message).not.toContain("cbk-user")
+    expectNoSecret(error)
+  })
+
+  it("maps a 400 to a refusal carrying Worldpay's errors", async () => {
+    server.use(
+      worldpay([], () =>
+        xmlAnswer(errorXml("Bad Request. Error in request. Poorly formatted header/xml or cannot perform activity."), 400)
+      )
+    )
+    const error = await caught(gateway().instance.listCasesByActivityDate("2025-01-31"))
+    expect(error).toBeInstanceOf(DisputeGatewayRefusal)
+    expect(error).toMatchObject({ code: "400" })
+    expect(error.message).toContain("Poorly formatted header/xml")
+  })
+
+  it("keeps a 500 the HTTP core's error after the retries", async () => {
+    const seen: Seen[] = []
+    server.use(worldpay(seen, () => new HttpResponse("oops", { status: 500 })))
+    const error = await caught(gateway({ maxRetries: 1 }).instance.listCasesByActivityDate("2025-01-31"))
+    expect(error).toBeInstanceOf(ServiceScanHttpError)
+    expect(seen).toHaveLength(2)
+    expectNoSecret(error)
+  })
+
+  it.each([
+    ["HTML from a proxy", "<html><body>Bad gateway</body></html>"],
+    ["a truncated answer", retrievalXml([caseXml(), caseXml()]).slice(0, -400)],
+    ["another document", "<chargebackUpdateResponse><transactionId>1</transactionId></chargebackUpdateResponse>"],
+    ["a case without an amount", retrievalXml([caseXml({ ...FULL_CASE, chargebackAmount: undefined })])],
+    ["a decimal amount", retrievalXml([caseXml({ ...FULL_CASE, chargebackAmount: "19.99" })])],
+  ])("answers %s with a protocol error", async (_label, body) => {
+    server.use(worldpay([], () => xmlAnswer(body)))
+    const error = await caught(gateway().instance.listCasesByActivityDate("2025-01-31"))
+    expect(error).toBeInstanceOf(DisputeGatewayProtocolError)
+    expect(error).toMatchObject({ gateway: "worldpay" })
+  })
+
+  it("refuses an answer over maxRetrievalBytes without reading it whole", async () => {
+    const body = retrievalXml(Array.from({ length: 50 }, () => caseXml()))
+    server.use(worldpay([], () => xmlAnswer(body)))
+    const error = await caught(gateway({ maxRetrievalBytes: 10_000 }).instance.listCasesByActivityDate("2025-01-31"))
+    expect(error).toBeInstanceOf(ServiceScanResponseError)
+    expect(error.message).toBe("The answer is larger than 10000 bytes")
+  })
+})

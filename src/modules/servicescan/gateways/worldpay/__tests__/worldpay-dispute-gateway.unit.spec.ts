@@ -1,0 +1,115 @@
+import { http, HttpResponse } from "msw"
+import { setupServer } from "msw/node"
+import { inspect } from "node:util"
+import { ServiceScanTimeoutError } from "../../../../../lib/http"
+import { DisputeGatewayConfigurationError } from "../../errors"
+import { isDisputeGateway } from "../../types"
+import type { WorldpayDisputeGatewayOptions } from ".."
+import { BASIC, caseXml, caught, expectNoSecret, gateway, listen, PASSWORD, retrievalXml, SECRET_FORMS, USER, xmlAnswer } from "./helpers"
+
+const server = setupServer()
+listen(server)
+
+describe("WorldpayDisputeGateway", () => {
+  it("implements DisputeGateway under the name worldpay", () => {
+    const { instance } = gateway()
+    expect(isDisputeGateway(instance)).toBe(true)
+    expect(instance.name).toBe("worldpay")
+  })
+
+  it("keeps the credentials out of inspection and serialisation of the gateway", () => {
+    const { instance } = gateway()
+    for (const text of [inspect(instance, { depth: 10, showHidden: true }), JSON.stringify(instance), String(Object.values(instance))]) {
+      for (const secret of SECRET_FORMS) {
+        expect(text).not.toContain(secret)
+      }
+    }
+  })
+
+  it("the secret check catches each form of the password (so the specs that use it can fail)", () => {
+    for (const leak of [{ message: PASSWORD }, new Error(`auth ${BASIC}`), { nested: { deeper: Buffer.from(PASSWORD).toString("base64") } }]) {
+      expect(() => expectNoSecret(leak)).toThrow()
+    }
+  })
+
+  it.each<[string, Partial<WorldpayDisputeGatewayOptions>, string]>([
+    ["a relative url", { url: "services.vantivcnp.com" }, "url must be an absolute http(s) URL such as https://services.vantivcnp.com"],
+    ["an ftp url", { url: "ftp://services.vantivcnp.com" }, "url must be an http(s) URL such as https://services.vantivcnp.com"],
+    ["credentials in the url", { url: `https://${USER}:${encodeURIComponent(PASSWORD)}@services.vantivcnp.com` }, "url must not carry credentials: give them as user and password"],
+    ["a query in the url", { url: "https://services.vantivcnp.com/?a=1" }, "url must be a base URL, without a query or fragment"],
+    ["an empty user", { user: "" }, "user must be a non-empty string without a colon (the merchant's cnpAPI user)"],
+    ["a user with a colon", { user: "a:b" }, "user must be a non-empty string without a colon (the merchant's cnpAPI user)"],
+    ["an empty password", { password: "" }, "password must be a non-empty string (the merchant's cnpAPI password)"],
+    ["a zero maxDocumentBytes", { maxDocumentBytes: 0 }, "maxDocumentBytes must be a positive integer"],
+    ["a fractional timeout", { timeoutMs: 1.5 }, "timeoutMs must be a positive integer"],
+    ["a negative maxRetrievalBytes", { maxRetrievalBytes: -1 }, "maxRetrievalBytes must be a positive integer"],
+  ])("refuses %s with a configuration error that names the option, never its secret value", (_label, overrides, message) => {
+    let error: unknown
+    try {
+      gateway(overrides)
+    } catch (e) {
+      error = e
+    }
+    expect(error).toBeInstanceOf(DisputeGatewayConfigurationError)
+    expect((error as Error).message).toBe(`Worldpay dispute gateway: ${message}`)
+    expectNoSecret(error)
+  })
+
+  it("appends the API's paths to a base URL with a path (a proxy in front of Worldpay)", async () => {
+    const urls: string[] = []
+    server.use(
+      http.get("https://proxy.test/worldpay/chargebacks", ({ request }) => {
+        urls.push(request.url)
+        return xmlAnswer(retrievalXml([caseXml()]))
+      })
+    )
+    await gateway({ url: "https://proxy.test/worldpay/" }).instance.listActionableCases()
+    expect(urls).toEqual(["https://proxy.test/worldpay/chargebacks?actionable=true"])
+  })
+
+  it("keeps the credentials out of transport errors: a timeout, with retry events", async () => {
+    server.use(http.get("https://services.worldpay.test/chargebacks/1", () => new Promise<Response>(() => undefined)))
+    const { instance, retries } = gateway({ timeoutMs: 50, maxRetries: 1 })
+    const error = await caught(instance.getCase("1"))
+    expect(error).toBeInstanceOf(ServiceScanTimeoutError)
+    expect(retries).toHaveLength(1)
+    expectNoSecret(error)
+    expectNoSecret(retries)
+  })
+
+  it("gives retrievals a longer per-attempt timeout than single calls", async () => {
+    let answered = 0
+    server.use(
+      http.get("https://services.worldpay.test/chargebacks", async () => {
+        await new Promise((resolve) => setTimeout(resolve, 150))
+        answered++
+        return xmlAnswer(retrievalXml([]))
+      }),
+      http.get("https://services.worldpay.test/chargebacks/1", async () => {
+        await new Promise((resolve) => setTimeout(resolve, 150))
+        return xmlAnswer(retrievalXml([]))
+      })
+    )
+    const { instance } = gateway({ timeoutMs: 50, retrievalTimeoutMs: 2_000 })
+    await expect(instance.listActionableCases()).resolves.toEqual([])
+    expect(answered).toBe(1)
+    await expect(instance.getCase("1")).rejects.toBeInstanceOf(ServiceScanTimeoutError)
+  })
+
+  it("never logs: the gateway writes nothing to the console, even on failures", async () => {
+    const spies = (["log", "info", "warn", "error", "debug"] as const).map((level) => jest.spyOn(console, level).mockImplementation(() => undefined))
+    try {
+      server.use(http.all("https://services.worldpay.test/*", () => HttpResponse.json({ error: "Service unavailable" }, { status: 503 })))
+      const { instance } = gateway({ maxRetries: 1 })
+      await caught(instance.listActionableCases())
+      await caught(instance.represent("1", { note: "x" }))
+      for (const spy of spies) {
+        expect(spy).not.toHaveBeenCalled()
+      }
+    } finally {
+      for (const spy of spies) {
+        spy.mockRestore()
+      }
+    }
+  })
+})
