@@ -453,7 +453,8 @@ medusaIntegrationTestRunner({
       // And one on a payment the store never saw.
       unmatchedCaseId = await raiseCase({ cnpTxnId: await authorizeOutsideTheStore("phone-order-77", 500) })
 
-      await page.getByRole("link", { name: "Disputes", exact: true }).click()
+      // From the sidebar (the dispute page's breadcrumb links to Disputes too).
+      await page.getByRole("navigation").getByRole("link", { name: "Disputes", exact: true }).first().click()
       await page.getByRole("heading", { name: "Disputes", level: 1 }).waitFor()
       await page.getByRole("button", { name: "Import now" }).click()
       // The scheduled job may have run first; either way the import went through.
@@ -531,7 +532,7 @@ medusaIntegrationTestRunner({
     })
 
     it("lists the unmatched case with the processor's data, and assigns it to the order", async () => {
-      await page.getByRole("link", { name: "Disputes", exact: true }).click()
+      await page.getByRole("navigation").getByRole("link", { name: "Disputes", exact: true }).first().click()
       await page.getByRole("tab", { name: /^Unmatched cases/ }).click()
       await page.waitForURL(/view=unmatched/)
       const row = page.getByTestId("unmatched-case-row").filter({ hasText: unmatchedCaseId })
