@@ -35,18 +35,14 @@ module.exports = defineConfig({
         secretKey: process.env.SERVICESCAN_SECRET_KEY ?? "sk_test_servicescan_demo",
         webhookSecret: process.env.SERVICESCAN_WEBHOOK_SECRET ?? "whsec_test_servicescan_demo_0123456789",
         timeoutMs: Number(process.env.SERVICESCAN_TIMEOUT_MS ?? 5000),
-        // The processor's chargeback API (the sandbox's Worldpay), for the suites that import cases
-        // and answer them: they set SERVICESCAN_DISPUTE_GATEWAY=worldpay before the app boots.
-        ...(process.env.SERVICESCAN_DISPUTE_GATEWAY === "worldpay"
-          ? {
-              disputeGateway: {
-                type: "worldpay",
-                url: sandboxUrl,
-                user: "demo-user",
-                password: process.env.SERVICESCAN_WORLDPAY_PASSWORD ?? "demo-password",
-              },
-            }
-          : {}),
+        // Worldpay's Chargeback API, played by the sandbox with the processor's demo credentials.
+        disputeGateway: {
+          type: "worldpay",
+          url: sandboxUrl,
+          user: "demo-user",
+          password: process.env.SERVICESCAN_WORLDPAY_PASSWORD ?? "demo-password",
+        },
+        autoRespond: process.env.SERVICESCAN_AUTO_RESPOND ?? "off",
       },
     },
     {

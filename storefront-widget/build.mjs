@@ -1,5 +1,7 @@
 // Builds dist/: ESM + CJS bundles (esbuild) and type declarations (tsc).
 // Usage: node build.mjs
+// It reports on stderr only: it runs as the prepack script, and `npm pack --json` must print
+// nothing but its JSON on stdout.
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -29,7 +31,7 @@ await build({ ...shared, format: "cjs", outfile: join(dist, "index.cjs") });
 
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 try {
-  execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
+  execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { stdio: ["ignore", process.stderr, process.stderr] });
 } catch {
   console.error("build.mjs: tsc failed to emit declarations (errors above)");
   process.exit(1);
@@ -42,4 +44,4 @@ for (const file of readdirSync(types).filter((f) => f.endsWith(".d.ts"))) {
   const text = readFileSync(join(types, file), "utf8").replace(/(["'])(\.\.?\/[^"']+)\.js\1/g, "$1$2.mjs$1");
   writeFileSync(join(types, file.replace(/\.d\.ts$/, ".d.mts")), text);
 }
-console.log("built dist/index.mjs, dist/index.cjs, dist/types");
+console.error("built dist/index.mjs, dist/index.cjs, dist/types");

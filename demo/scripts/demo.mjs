@@ -14,8 +14,8 @@
 // Ctrl-C (SIGINT) or SIGTERM stops Medusa, the storefront, the sandbox and PostgreSQL.
 //
 // `npm run demo -- --smoke` does the same on free ports with a throw-away database, then pays
-// for an order through the store API, records a chargeback and waits for its evidence, and (with
-// /usr/bin/chromium) pays in the real page and screenshots it and the admin order page. Exit 0/1.
+// for an order through the store API, records a chargeback and waits for its evidence, and (in
+// Chromium, see scripts/chromium.cjs) pays in the real page and screenshots it and the admin order page. Exit 0/1.
 import { fork, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -57,7 +57,7 @@ medusa-plugin-servicescan (payments, disputes, admin pages) and a storefront pag
 
 Options:
   --smoke      start everything on free ports with a throw-away database, run a checkout (API and,
-               with /usr/bin/chromium, in the browser), a chargeback, then stop; exit 0 or 1
+               in Chromium, in the browser), a chargeback, then stop; exit 0 or 1
   --rebuild    rebuild the plugin and the demo store even if nothing changed
   --reset      delete the demo's database folder (demo/.data/postgres) first
   --verbose    print every Medusa log line (otherwise: demo/.data/logs/medusa.log)
@@ -353,7 +353,8 @@ async function startPostgres() {
       reject(problem(`PostgreSQL's process exited (${code}) before it was ready`, logFile("postgres")))
     })
   })
-  return { ...info, dataDir, persistent }
+  // The child reports where the data really is (a private clone folder sends it to a temp folder).
+  return { dataDir, persistent, ...info }
 }
 
 function pgUrl(pg, database) {

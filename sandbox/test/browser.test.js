@@ -6,13 +6,11 @@
  * the form, and the test types into the sandbox's iframe like a shopper would.
  */
 
-const fs = require("node:fs");
 const http = require("node:http");
-const { chromium } = require("playwright-core");
+// The repository's one browser finder: CHROMIUM_PATH, a system Chromium, or the packaged one.
+const { launchChromium } = require("../../scripts/chromium.cjs");
 const { startSandbox } = require("../dist/index");
 const { control, createAccount, exchange, call } = require("./helpers");
-
-const CHROMIUM = "/usr/bin/chromium";
 
 /** @type {import("../dist/index").Sandbox} */
 let sb;
@@ -58,11 +56,6 @@ function merchantPage(key) {
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM}; the browser test needs it. Install it with: apt-get update && apt-get install -y chromium`,
-    );
-  }
   sb = await startSandbox({ logger: false });
   merchant = http.createServer((req, res) => {
     const key = new URL(req.url ?? "/", "http://x").searchParams.get("key") ?? sb.demo.keys.shareable;
@@ -73,13 +66,10 @@ beforeAll(async () => {
   const address = /** @type {import("node:net").AddressInfo} */ (merchant.address());
   // `localhost` against the sandbox's 127.0.0.1: another origin, and a registered demo domain.
   merchantUrl = `http://localhost:${address.port}/`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  browser = await launchChromium();
   context = await browser.newContext();
-}, 30000);
+  // The first run may unpack the packaged Chromium (seconds, once).
+}, 90000);
 
 afterAll(async () => {
   await browser?.close();

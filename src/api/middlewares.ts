@@ -4,6 +4,13 @@ import {
   validateAndTransformQuery,
 } from "@medusajs/framework/http"
 import { serializeRefunds } from "./admin/payments/serialize-refunds"
+import { listDisputeCasesQueryConfig, retrieveDisputeCaseQueryConfig } from "./admin/servicescan/cases/query-config"
+import {
+  AdminAssignDisputeCase,
+  AdminGetDisputeCase,
+  AdminListDisputeCases,
+  AdminRespondToDispute,
+} from "./admin/servicescan/cases/validators"
 import { listChargebacksQueryConfig, retrieveChargebackQueryConfig } from "./admin/servicescan/query-config"
 import {
   AdminAttachScanIds,
@@ -66,6 +73,32 @@ export default defineMiddlewares({
       matcher: "/admin/servicescan/scans/:scanId/image",
       methods: ["GET"],
       middlewares: [validateAndTransformQuery(AdminGetScanImage, { defaults: [], isList: false })],
+    },
+    {
+      matcher: "/admin/servicescan/cases",
+      methods: ["GET"],
+      middlewares: [validateAndTransformQuery(AdminListDisputeCases, listDisputeCasesQueryConfig)],
+    },
+    {
+      matcher: "/admin/servicescan/cases/:id",
+      methods: ["GET"],
+      middlewares: [validateAndTransformQuery(AdminGetDisputeCase, retrieveDisputeCaseQueryConfig)],
+    },
+    {
+      matcher: "/admin/servicescan/cases/:id/assign",
+      methods: ["POST"],
+      middlewares: [
+        validateAndTransformBody(AdminAssignDisputeCase),
+        validateAndTransformQuery(AdminGetDisputeCase, retrieveDisputeCaseQueryConfig),
+      ],
+    },
+    {
+      matcher: "/admin/servicescan/chargebacks/:id/respond",
+      methods: ["POST"],
+      middlewares: [
+        validateAndTransformBody(AdminRespondToDispute),
+        validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig),
+      ],
     },
     {
       // Medusa's own route: a ServiceScan cart must not place an order with a

@@ -50,10 +50,13 @@ export const importDisputeCasesWorkflow = createWorkflow(
     updateDisputeCasesStep(matchUpdates).config({ name: "servicescan-record-case-matches" })
 
     const toRecord = transform({ upserted, matches }, ({ upserted, matches }) => {
-      const newlyMatched = new Map(matches.filter((m) => m.order_id).map((m) => [m.id, m.order_id as string]))
+      const newlyMatched = new Map(matches.filter((m) => m.order_id).map((m) => [m.id, m]))
       const chargebacks = upserted.rows
         .filter((row) => !row.chargeback_id && (row.order_id || newlyMatched.has(row.id)))
-        .map((row) => chargebackFromCase(row, row.order_id ?? (newlyMatched.get(row.id) as string)))
+        .map((row) => {
+          const match = newlyMatched.get(row.id)
+          return chargebackFromCase(row, row.order_id ?? (match?.order_id as string), match?.scan_id ? [match.scan_id] : [])
+        })
       return { chargebacks }
     })
     const recorded = recordChargebacksWorkflow.runAsStep({ input: toRecord })

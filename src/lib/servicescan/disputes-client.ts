@@ -12,8 +12,8 @@ import {
 } from "../http"
 
 /**
- * Client of the ServiceScan chargeback disputes API (service-spec.md, "Create a
- * proof request", "Check proof request status", "Retrieve dispute image").
+ * Client of the ServiceScan chargeback disputes API (docs/service.md, "The
+ * disputes API": create a proof request, check it, download a scan's image).
  *
  * It sits on the shared HTTP core, so every call has a per-attempt timeout and
  * GETs are retried with jittered backoff, while the PUT that creates a proof

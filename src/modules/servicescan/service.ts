@@ -879,7 +879,7 @@ export default class ServiceScanModuleService extends MedusaService({
    */
   async findPaymentRefs(
     cases: { case_id: string; processor_transaction_id: string | null; processor_order_id: string | null }[]
-  ): Promise<Map<string, { order_id: string; payment_id: string }>> {
+  ): Promise<Map<string, { order_id: string; payment_id: string; scan_id: string | null }>> {
     const txnIds = [...new Set(cases.map((c) => c.processor_transaction_id).filter((id): id is string => !!id))]
     const orderRefs = [...new Set(cases.map((c) => c.processor_order_id).filter((id): id is string => !!id))]
     const [byTxn, byOrderRef] = await Promise.all([
@@ -888,13 +888,13 @@ export default class ServiceScanModuleService extends MedusaService({
     ])
     const txn = new Map(byTxn.map((ref) => [ref.processor_transaction_id, ref]))
     const order = new Map(byOrderRef.map((ref) => [ref.processor_order_id ?? "", ref]))
-    const matches = new Map<string, { order_id: string; payment_id: string }>()
+    const matches = new Map<string, { order_id: string; payment_id: string; scan_id: string | null }>()
     for (const c of cases) {
       const ref =
         (c.processor_transaction_id ? txn.get(c.processor_transaction_id) : undefined) ??
         (c.processor_order_id ? order.get(c.processor_order_id) : undefined)
       if (ref) {
-        matches.set(c.case_id, { order_id: ref.order_id, payment_id: ref.payment_id })
+        matches.set(c.case_id, { order_id: ref.order_id, payment_id: ref.payment_id, scan_id: ref.scan_id ?? null })
       }
     }
     return matches
@@ -1176,7 +1176,8 @@ function restorableCase(row: DisputeCaseRow): Record<string, unknown> {
     id,
     status,
     match_note,
-    chargeback_id,
+    // A one-to-one relation: written through its name, `chargeback_id` would be ignored.
+    chargeback: chargeback_id,
     order_id,
     cycle,
     reason_code,

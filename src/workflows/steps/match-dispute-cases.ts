@@ -11,9 +11,20 @@ export type CaseToMatch = {
   processor_order_id: string | null
 }
 
-export type CaseMatch = { id: string; case_id: string; order_id: string | null; note: string | null }
+export type CaseMatch = {
+  id: string
+  case_id: string
+  order_id: string | null
+  /** The disputed payment's scan id, when its reference was recorded: the very evidence the case needs. */
+  scan_id: string | null
+  note: string | null
+}
 
-type SessionOrder = { id: string; payment?: { id: string } | null; payment_collection?: { order?: { id: string } | null } | null }
+type SessionOrder = {
+  id: string
+  payment?: { id: string; data?: Record<string, unknown> | null } | null
+  payment_collection?: { order?: { id: string } | null } | null
+}
 
 /**
  * Reads only: the order of this store that each case's disputed transaction
@@ -41,14 +52,15 @@ export const matchDisputeCasesStep = createStep(
       const query = container.resolve(ContainerRegistrationKeys.QUERY)
       const { data } = await query.graph({
         entity: "payment_session",
-        fields: ["id", "payment.id", "payment_collection.order.id"],
+        fields: ["id", "payment.id", "payment.data", "payment_collection.order.id"],
         filters: { id: [...sessionIds.keys()] },
       })
       for (const session of data as SessionOrder[]) {
         const orderId = session.payment_collection?.order?.id
         const caseId = sessionIds.get(session.id)
         if (orderId && session.payment && caseId) {
-          found.set(caseId, { order_id: orderId, payment_id: session.payment.id })
+          const scanId = session.payment.data?.scan_id
+          found.set(caseId, { order_id: orderId, payment_id: session.payment.id, scan_id: typeof scanId === "string" ? scanId : null })
         }
       }
     }
@@ -56,11 +68,12 @@ export const matchDisputeCasesStep = createStep(
       cases.map((c): CaseMatch => {
         const match = found.get(c.case_id)
         return match
-          ? { id: c.id, case_id: c.case_id, order_id: match.order_id, note: null }
+          ? { id: c.id, case_id: c.case_id, order_id: match.order_id, scan_id: match.scan_id, note: null }
           : {
               id: c.id,
               case_id: c.case_id,
               order_id: null,
+              scan_id: null,
               note: `No payment of this store carries the processor transaction ${c.processor_transaction_id ?? "(none given)"} or the order reference ${c.processor_order_id ?? "(none given)"}`,
             }
       })

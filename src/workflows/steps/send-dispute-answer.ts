@@ -1,5 +1,6 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
+import { DisputeGatewayConfigurationError } from "../../modules/servicescan/gateways/errors"
 import { DisputeGatewayRefusal } from "../../modules/servicescan/gateways/types"
 import type { DisputeAction } from "../../modules/servicescan/lifecycle/dispute-case"
 import { reconcileWithProcessor } from "../../modules/servicescan/lifecycle/dispute-case"
@@ -52,7 +53,11 @@ export const sendDisputeAnswerStep = createStep(
       return new StepResponse<DisputeAnswerOutcome>({ sent: true, reconciled: false })
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
-      return new StepResponse<DisputeAnswerOutcome>({ sent: false, refused: error instanceof DisputeGatewayRefusal, error: message })
+      // Settled: the processor said no, or the request could not be made at all (credentials, a note it
+      // would refuse). Anything else (no answer) may have landed: the next try reads the case first.
+      const settled =
+        error instanceof DisputeGatewayRefusal || error instanceof DisputeGatewayConfigurationError || error instanceof TypeError
+      return new StepResponse<DisputeAnswerOutcome>({ sent: false, refused: settled, error: message })
     }
   }
 )

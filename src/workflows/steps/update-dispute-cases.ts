@@ -32,6 +32,15 @@ const FIELDS = [
   "liability_accepted_at",
 ] as const
 
+/**
+ * The case's chargeback is a one-to-one relation: the ORM writes its column
+ * through the relation's name (`chargeback`), and silently ignores `chargeback_id`.
+ */
+function writable(update: DisputeCaseUpdate): Record<string, unknown> {
+  const { chargeback_id, ...rest } = update
+  return chargeback_id === undefined ? rest : { ...rest, chargeback: chargeback_id }
+}
+
 /** Writes our side of cases (match, answer); the compensation puts the fields it changed back. */
 export const updateDisputeCasesStep = createStep(
   "servicescan-update-dispute-cases",
@@ -52,12 +61,12 @@ export const updateDisputeCasesStep = createStep(
       }
       return restore as DisputeCaseUpdate
     })
-    await service.updateDisputeCases(updates)
+    await service.updateDisputeCases(updates.map(writable))
     return new StepResponse(updates, undo)
   },
   async (undo, { container }) => {
     if (undo?.length) {
-      await container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE).updateDisputeCases(undo)
+      await container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE).updateDisputeCases(undo.map(writable))
     }
   }
 )

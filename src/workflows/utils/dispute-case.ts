@@ -6,8 +6,11 @@ import type { RecordChargebacksItem } from "../record-chargebacks"
  * dispute id (so recording is idempotent by case), the reply-by day is the
  * due date (to its end), the reason is the processor's.
  */
-export function chargebackFromCase(row: DisputeCaseRow, orderId: string): RecordChargebacksItem {
+export function chargebackFromCase(row: DisputeCaseRow, orderId: string, scanIds: string[] = []): RecordChargebacksItem {
   return {
+    // The disputed payment's own scan: sent with those of the order's payments (which include it when
+    // the order still shows the payment), never recorded as scan ids an admin attached.
+    payment_scan_ids: scanIds,
     external_id: row.case_id,
     order_id: orderId,
     amount: row.amount as number,

@@ -7,7 +7,9 @@ import { copyFile, mkdir, readFile } from "node:fs/promises"
 import { createServer, request, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { extname, join, normalize } from "node:path"
-import { chromium, type Browser, type Locator, type Page } from "playwright-core"
+import type { Browser, Locator, Page } from "playwright-core"
+// The repository's one browser finder: CHROMIUM_PATH, a system Chromium, or the packaged one.
+import { launchChromium } from "../../../../scripts/chromium.cjs"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, type TestSandbox } from "../../../../integration-tests/helpers/sandbox"
 import { seedStore, type SeededStore } from "../../../../integration-tests/helpers/store"
 import { checkoutWithCard } from "../../../../integration-tests/helpers/checkout"
@@ -29,13 +31,10 @@ import { checkoutWithCard } from "../../../../integration-tests/helpers/checkout
  * E2E_SCREENSHOTS; with E2E_DOCS_SCREENSHOTS (`run.mjs --docs-screenshots`)
  * the ones the README shows go there too.
  */
+// The app's disputeGateway (medusa-config.ts) is this sandbox's Worldpay Chargeback API.
 reserveSandboxUrl()
-// Read by medusa-config.ts when the app boots: the module's disputeGateway is
-// the sandbox's Worldpay Chargeback API, with the demo merchant's credentials.
-process.env.SERVICESCAN_DISPUTE_GATEWAY = "worldpay"
 jest.setTimeout(240_000)
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 const ADMIN_DIR = process.env.E2E_ADMIN_DIR ?? ""
 const SHOTS = process.env.E2E_SCREENSHOTS ?? "/tmp/servicescan-admin-e2e"
 const DOC_SHOTS = process.env.E2E_DOCS_SCREENSHOTS ?? ""
@@ -221,7 +220,7 @@ medusaIntegrationTestRunner({
 
       server = await startAdminServer(new URL(api.defaults.baseURL as string))
       adminUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] })
+      browser = await launchChromium()
       page = await browser.newPage({ viewport: { width: 1440, height: 1100 } })
       // This machine is offline; the dashboard's own country flags come from a
       // CDN. Answer them locally so the console only shows what is ours.

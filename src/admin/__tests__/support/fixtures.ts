@@ -44,7 +44,7 @@ export function chargeback(overrides: Partial<Chargeback> = {}): Chargeback {
   }
 }
 
-export function list(items: Chargeback[], count = items.length, offset = 0, limit = 20) {
+export function list<T = Chargeback>(items: T[], count = items.length, offset = 0, limit = 20) {
   return { items, count, offset, limit }
 }
 

@@ -16,7 +16,7 @@ import type { AutoRespondPolicy, DisputeCaseOutcome, DisputeCaseStatus, DisputeR
  * | representing / accepting | failed, refused by the processor | none (`response_error` says why) |
  * | representing / accepting | failed, outcome unknown | unchanged (the next try reconciles) |
  * | any | processor shows our represent / acceptance | represented / liability_accepted |
- * | none | the reply-by day passed, or the case left the merchant's queue | expired |
+ * | none | the reply-by day passed, or the case left the merchant's queue without our answer | expired |
  * | represented / liability_accepted / expired | start | refused: never twice, never late |
  */
 
@@ -111,11 +111,7 @@ export function reconcileWithProcessor(
     change.response_status = "liability_accepted"
   } else if (types.some((type) => REPRESENTED_ACTIVITY.test(type))) {
     change.response_status = "represented"
-  } else if (
-    state.response_status === "none" &&
-    (!record.awaitingMerchant || isPastReplyBy(record.replyBy ?? null, today)) &&
-    state.status === "matched"
-  ) {
+  } else if (state.response_status === "none" && (!record.awaitingMerchant || isPastReplyBy(record.replyBy ?? null, today))) {
     change.response_status = "expired"
   }
   if (record.outcome && record.outcome !== state.outcome) {

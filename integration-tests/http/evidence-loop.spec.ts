@@ -1,0 +1,322 @@
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import type { IFileModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { syncServiceScanProofRequests } from "../../src/jobs/sync-servicescan-proof-requests"
+import { SERVICESCAN_MODULE } from "../../src/modules/servicescan"
+import type ServiceScanModuleService from "../../src/modules/servicescan/service"
+import type { DisputeCaseRow } from "../../src/modules/servicescan/service"
+import { importServiceScanDisputeCases } from "../../src/workflows/run-dispute-case-import"
+import { runAutoResponses } from "../../src/workflows/run-auto-responses"
+import { checkoutWithCard } from "../helpers/checkout"
+import { reserveSandboxUrl, sandboxFetch, startTestSandbox, TestSandbox } from "../helpers/sandbox"
+import { SeededStore, seedStore } from "../helpers/store"
+import { embeddedImages, pdfText } from "../../src/lib/evidence-pack/__tests__/fixtures"
+
+/**
+ * The evidence loop through the real app, with the sandbox playing ServiceScan
+ * and Worldpay (cnpAPI and its Chargeback API) over HTTP: a chargeback raised
+ * at the processor is imported onto the order it disputes, its scans go to
+ * ServiceScan, and the answer goes back to the case, counted at the sandbox.
+ * The module's policy for the whole suite: represent-valid-accept-invalid.
+ */
+reserveSandboxUrl()
+process.env.SERVICESCAN_AUTO_RESPOND = "represent-valid-accept-invalid"
+jest.setTimeout(240_000)
+
+const APPROVE = "4457119922390123"
+const HOUR = 60 * 60 * 1000
+
+type SandboxCase = {
+  caseId: string
+  currentQueue: string
+  replyByDay: string
+  activities: { activityType: string; notes: string | null }[]
+  documents: { documentId: string; contentType: string; size: number; sha256: string }[]
+}
+type Transaction = { type: string; id: string; orderId?: string; cnpTxnId: string; response: string; duplicate?: boolean }
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let sandbox: TestSandbox
+    let store: SeededStore
+    let container: MedusaContainer
+
+    beforeAll(async () => {
+      sandbox = await startTestSandbox()
+      container = getContainer()
+      store = await seedStore(container)
+    })
+    afterEach(async () => {
+      await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
+    })
+    afterAll(async () => {
+      await sandbox?.close()
+    })
+
+    const service = () => container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
+    const sandboxCase = async (caseId: string) => (await sandboxFetch<SandboxCase>(`/__sandbox/chargebacks/${caseId}`)).body
+    const represents = (c: SandboxCase) => c.activities.filter((a) => a.activityType === "Merchant Represent")
+    const acceptances = (c: SandboxCase) => c.activities.filter((a) => a.activityType === "Merchant Accepts Liability")
+    const label = (scanId: string, groundTruth: "valid" | "invalid") =>
+      sandboxFetch(`/__sandbox/scans/${scanId}/label`, { body: { groundTruth } })
+    const importCases = () => importServiceScanDisputeCases(container)
+    const poll = (offsetMs: number) => syncServiceScanProofRequests(container, { now: () => new Date(Date.now() + offsetMs) })
+
+    async function caseRow(caseId: string): Promise<DisputeCaseRow> {
+      const [row] = (await service().listDisputeCases({ case_id: caseId }, { take: 1 })) as DisputeCaseRow[]
+      return row
+    }
+
+    /** A paid order, its scan id, and its authorization at the processor, once the order's references are recorded. */
+    async function paidOrder() {
+      const { formId, result } = await checkoutWithCard(api, store, { number: APPROVE }, { scanned: true })
+      if (result.type !== "order") {
+        throw new Error(`checkout failed: ${JSON.stringify(result)}`)
+      }
+      const { body } = await sandboxFetch<{ items: Transaction[] }>("/__sandbox/processor/transactions?type=authorization")
+      const authorization = body.items.filter((t) => !t.duplicate).at(-1) as Transaction
+      // order.placed reaches the plugin's subscriber asynchronously.
+      for (let i = 0; i < 50 && !(await service().listPaymentRefs({ order_id: result.order.id })).length; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      return { orderId: result.order.id, scanId: formId, authorization }
+    }
+
+    async function raiseCase(body: Record<string, unknown>): Promise<string> {
+      const { status, body: created } = await sandboxFetch<{ caseId: string }>("/__sandbox/chargebacks", { body })
+      expect(status).toBe(201)
+      return created.caseId
+    }
+
+    async function chargebackOf(caseId: string) {
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const { data } = await query.graph({
+        entity: "chargeback",
+        fields: ["id", "order_id", "status", "source", "external_id", "proof_requests.id", "proof_requests.remote_id", "dispute_case.*"],
+        filters: { external_id: caseId },
+      })
+      return data[0] as {
+        id: string
+        order_id: string
+        status: string
+        source: string
+        proof_requests: { id: string; remote_id: string | null }[]
+        dispute_case: { response_status: string; case_id: string } | null
+      }
+    }
+
+    it("a case raised at the processor is imported onto its order, its scan proven, and represented with the evidence pack", async () => {
+      const { orderId, scanId, authorization } = await paidOrder()
+      const caseId = await raiseCase({ cnpTxnId: authorization.cnpTxnId, reasonCode: "4837" })
+      const proofsBefore = (await sandboxFetch<{ items: { scanIds: string[] }[] }>("/__sandbox/proof-requests")).body.items.length
+
+      const report = await importCases()
+      expect(report).toMatchObject({ matched: 1, unmatched: 0, chargebacks_recorded: 1 })
+
+      const row = await caseRow(caseId)
+      expect(row).toMatchObject({ status: "matched", order_id: orderId, processor_transaction_id: authorization.cnpTxnId, awaiting_merchant: true })
+      const chargeback = await chargebackOf(caseId)
+      expect(chargeback).toMatchObject({ order_id: orderId, source: "processor", status: "evidence_pending" })
+      expect(chargeback.dispute_case).toMatchObject({ case_id: caseId })
+      // The proof request went out with the payment's scan id.
+      const proofs = (await sandboxFetch<{ items: { id: string; scanIds: string[] }[] }>("/__sandbox/proof-requests")).body.items
+      expect(proofs.length).toBe(proofsBefore + 1)
+      expect(proofs.at(-1)?.scanIds).toEqual([scanId])
+
+      await label(scanId, "valid")
+      await poll(4 * HOUR)
+      expect((await chargebackOf(caseId)).status).toBe("evidence_ready")
+      // The policy acts on evidence_ready (a subscriber); calling it again is what the import run does, and sends nothing twice.
+      await runAutoResponses(container)
+
+      const atProcessor = await sandboxCase(caseId)
+      expect(represents(atProcessor)).toHaveLength(1)
+      expect(atProcessor.currentQueue).toBe("Vantiv")
+      expect(atProcessor.documents).toEqual([
+        expect.objectContaining({ documentId: `servicescan-evidence-${caseId}.pdf`, contentType: "application/pdf" }),
+      ])
+      const answered = await caseRow(caseId)
+      expect(answered).toMatchObject({ response_status: "represented", document_id: `servicescan-evidence-${caseId}.pdf` })
+      expect(answered.represented_at).not.toBeNull()
+
+      // The pack the processor holds is the one in the File Module, and reads back as evidence.
+      const pdf = await container.resolve<IFileModuleService>(Modules.FILE).getAsBuffer(answered.pack_file_id as string)
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const {
+        data: [order],
+      } = await query.graph({ entity: "order", fields: ["display_id"], filters: { id: orderId } })
+      const text = pdfText(new Uint8Array(pdf)).all
+      expect(text).toContain(String(order.display_id))
+      expect(text).toContain(caseId)
+      expect(text).toContain(scanId)
+      const image = await fetch(`${reserveSandboxUrl()}/disputes/image/${scanId}.jpg`, {
+        headers: { "x-api-key": "sk_test_servicescan_demo" },
+      })
+      const served = Buffer.from(await image.arrayBuffer())
+      const embedded = await embeddedImages(new Uint8Array(pdf))
+      expect(embedded.map((e) => Buffer.from(e.bytes).equals(served))).toContain(true)
+      const { body: document } = await sandboxFetch<string>(`/__sandbox/chargebacks/${caseId}/documents/${encodeURIComponent(`servicescan-evidence-${caseId}.pdf`)}`)
+      expect(pdf.subarray(0, 5).toString()).toBe("%PDF-")
+      expect(atProcessor.documents[0].size).toBe(pdf.length)
+      expect(typeof document).toBe("string")
+
+      // The admin downloads the same pack, behind its session.
+      const download = await api.get(`/admin/servicescan/chargebacks/${chargeback.id}/evidence-pack`, {
+        ...store.adminHeaders,
+        responseType: "arraybuffer",
+      })
+      expect(download.headers["content-type"]).toBe("application/pdf")
+      expect(Buffer.from(download.data).equals(pdf)).toBe(true)
+
+      // Running everything again: no second chargeback, proof request, document or activity.
+      await importCases()
+      await runAutoResponses(container)
+      await poll(8 * HOUR)
+      const again = await sandboxCase(caseId)
+      expect(represents(again)).toHaveLength(1)
+      expect(again.documents).toHaveLength(1)
+      expect((await service().listChargebacks({ external_id: caseId })).length).toBe(1)
+      expect((await chargebackOf(caseId)).proof_requests).toHaveLength(1)
+
+      // The network decides: the outcome reaches the chargeback at the next import.
+      await sandboxFetch(`/__sandbox/chargebacks/${caseId}/decide`, { body: { outcome: "won" } })
+      await importCases()
+      expect((await caseRow(caseId)).outcome).toBe("won")
+      expect((await chargebackOf(caseId)).status).toBe("won")
+    })
+
+    it("every scan likely true fraud: the policy accepts liability, once", async () => {
+      const { scanId, authorization } = await paidOrder()
+      const caseId = await raiseCase({ cnpTxnId: authorization.cnpTxnId })
+      await importCases()
+      await label(scanId, "invalid")
+      await poll(4 * HOUR)
+      expect((await chargebackOf(caseId)).status).toBe("no_evidence")
+      await runAutoResponses(container)
+      await runAutoResponses(container)
+      const atProcessor = await sandboxCase(caseId)
+      expect(acceptances(atProcessor)).toHaveLength(1)
+      expect(represents(atProcessor)).toHaveLength(0)
+      expect(atProcessor.documents).toHaveLength(0)
+      expect(await caseRow(caseId)).toMatchObject({ response_status: "liability_accepted" })
+    })
+
+    /** An authorization made at the processor by someone else than this store (another shop, the portal). */
+    async function outsideAuthorization(): Promise<string> {
+      const envelope = (body: string) =>
+        `<cnpOnlineRequest version="12.30" xmlns="http://www.vantivcnp.com/schema" merchantId="demo-merchant"><authentication><user>demo-user</user><password>demo-password</password></authentication>${body}</cnpOnlineRequest>`
+      const post = async (body: string) => {
+        const response = await fetch(`${reserveSandboxUrl()}/cnp/online`, {
+          method: "POST",
+          headers: { "content-type": "text/xml" },
+          body: envelope(body),
+        })
+        return response.text()
+      }
+      const registered = await post(
+        `<registerTokenRequest id="outside-reg" reportGroup="rg"><orderId>outside-1</orderId><accountNumber>4457119922390123</accountNumber></registerTokenRequest>`
+      )
+      const token = /<cnpToken>(\d+)<\/cnpToken>/.exec(registered)?.[1]
+      const authorized = await post(
+        `<authorization id="outside-${Date.now()}" reportGroup="rg"><orderId>outside-order</orderId><amount>700</amount><orderSource>ecommerce</orderSource><token><cnpToken>${token}</cnpToken></token></authorization>`
+      )
+      const cnpTxnId = /<cnpTxnId>(\d+)<\/cnpTxnId>/.exec(authorized)?.[1]
+      if (!cnpTxnId) {
+        throw new Error(`no authorization: ${authorized}`)
+      }
+      return cnpTxnId
+    }
+
+    it("a case that matches no payment is kept unmatched with its data, and an admin assigns it to an order", async () => {
+      const cnpTxnId = await outsideAuthorization()
+      const caseId = await raiseCase({ cnpTxnId })
+      const report = await importCases()
+      expect(report.unmatched).toBeGreaterThanOrEqual(1)
+      const row = await caseRow(caseId)
+      expect(row).toMatchObject({ status: "unmatched", order_id: null, processor_transaction_id: cnpTxnId })
+      expect(row.match_note).toContain(cnpTxnId)
+      expect(await service().listChargebacks({ external_id: caseId })).toEqual([])
+
+      const { data: list } = await api.get("/admin/servicescan/cases?status=unmatched", store.adminHeaders)
+      expect(list.items).toContainEqual(expect.objectContaining({ case_id: caseId, status: "unmatched" }))
+
+      // An import again keeps it, unmatched, once.
+      await importCases()
+      expect((await service().listDisputeCases({ case_id: caseId })).length).toBe(1)
+
+      const { orderId } = await paidOrder()
+      const assigned = await api.post(`/admin/servicescan/cases/${row.id}/assign`, { order_id: orderId }, store.adminHeaders)
+      expect(assigned.data.dispute_case).toMatchObject({ status: "matched", order_id: orderId })
+      const chargeback = await chargebackOf(caseId)
+      expect(chargeback).toMatchObject({ order_id: orderId, source: "processor" })
+
+      const again = await api.post(
+        `/admin/servicescan/cases/${row.id}/assign`,
+        { order_id: orderId },
+        { ...store.adminHeaders, validateStatus: () => true }
+      )
+      expect(again.status).toBe(400)
+      expect(again.data.message).toMatch(/already matched/)
+    })
+
+    it("a case past its reply-by day: nothing is sent", async () => {
+      const { scanId, authorization } = await paidOrder()
+      const yesterday = new Date(Date.now() - 24 * HOUR).toISOString().slice(0, 10)
+      const caseId = await raiseCase({ cnpTxnId: authorization.cnpTxnId, replyBy: yesterday })
+      await importCases()
+      await label(scanId, "valid")
+      await poll(4 * HOUR)
+      await runAutoResponses(container)
+      const atProcessor = await sandboxCase(caseId)
+      expect(represents(atProcessor)).toHaveLength(0)
+      expect(atProcessor.documents).toHaveLength(0)
+      expect(await caseRow(caseId)).toMatchObject({ response_status: "expired" })
+      // An admin cannot send it either.
+      const chargeback = await chargebackOf(caseId)
+      const answer = await api.post(
+        `/admin/servicescan/chargebacks/${chargeback.id}/respond`,
+        { action: "represent" },
+        { ...store.adminHeaders, validateStatus: () => true }
+      )
+      expect(answer.status).toBe(400)
+      expect(answer.data.message).toMatch(/reply-by day/)
+    })
+
+    it("under faults (30% errors, 10% resets, lost answers) each case is still represented exactly once, counted at the processor", async () => {
+      const cases: string[] = []
+      for (let i = 0; i < 4; i++) {
+        const { scanId, authorization } = await paidOrder()
+        cases.push(await raiseCase({ cnpTxnId: authorization.cnpTxnId }))
+        await label(scanId, "valid")
+      }
+      const faults = await sandboxFetch("/__sandbox/faults", {
+        body: { errorRate: 0.3, resetRate: 0.1, dropResponse: { route: "chargebacks.update", count: 2 } },
+      })
+      expect(faults.status).toBe(200)
+      // What the jobs do over a few hours of a flaky processor: import, poll, answer; runs may fail.
+      for (let run = 1; run <= 10; run++) {
+        await importCases().catch(() => undefined)
+        await poll(run * 4 * HOUR).catch(() => undefined)
+        await runAutoResponses(container).catch(() => undefined)
+      }
+      // Both lost answers happened: two representments were processed without our hearing of it.
+      const left = await sandboxFetch<{ dropResponse?: { count: number } | null }>("/__sandbox/faults")
+      expect(left.body.dropResponse?.count ?? 0).toBe(0)
+      await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
+      await importCases()
+      await poll(60 * HOUR)
+      await runAutoResponses(container)
+
+      for (const caseId of cases) {
+        const atProcessor = await sandboxCase(caseId)
+        expect({ caseId, represents: represents(atProcessor).length, documents: atProcessor.documents.length }).toEqual({
+          caseId,
+          represents: 1,
+          documents: 1,
+        })
+        expect(await caseRow(caseId)).toMatchObject({ response_status: "represented" })
+        expect((await service().listChargebacks({ external_id: caseId })).length).toBe(1)
+      }
+    })
+  },
+})
