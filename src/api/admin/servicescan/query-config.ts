@@ -46,13 +46,13 @@ export const EVIDENCE_FIELDS = [
 // are internal (the image proxy is the way to an image).
 export const listChargebacksQueryConfig = {
   defaults: [...CHARGEBACK_FIELDS],
-  allowed: [...CHARGEBACK_FIELDS, ...EVIDENCE_FIELDS, "proof_requests", "proof_requests.scans"],
+  allowed: [...CHARGEBACK_FIELDS, ...EVIDENCE_FIELDS, "proof_requests", "proof_requests.scans", "dispute_case"],
   isList: true,
   defaultLimit: 20,
 }
 
 export const retrieveChargebackQueryConfig = {
   defaults: [...CHARGEBACK_FIELDS, ...EVIDENCE_FIELDS],
-  allowed: [...CHARGEBACK_FIELDS, ...EVIDENCE_FIELDS, "proof_requests", "proof_requests.scans"],
+  allowed: [...CHARGEBACK_FIELDS, ...EVIDENCE_FIELDS, "proof_requests", "proof_requests.scans", "dispute_case"],
   isList: false,
 }
