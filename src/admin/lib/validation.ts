@@ -159,3 +159,23 @@ export function endOfLocalDay(date: string): string {
   const [year, month, day] = date.split("-").map(Number)
   return new Date(year, month - 1, day, 23, 59, 59, 999).toISOString()
 }
+
+/**
+ * An order id typed by an admin (assigning a processor case to an order).
+ * Medusa's order ids are `order_` and a ULID; the order's display number
+ * ("#1042"), which is what the order list shows, is the likely mistake, so it
+ * gets its own message. The server checks that the order exists.
+ */
+export function validateOrderId(value: string): string | null {
+  const id = value.trim()
+  if (!id) {
+    return "Enter the order's id (order_…)."
+  }
+  if (/^#?\d+$/.test(id)) {
+    return `"${id}" looks like the order's display number. Enter its id instead: open the order, and copy the id (order_…) from the address bar.`
+  }
+  if (!/^order_[0-9A-Za-z]+$/.test(id)) {
+    return `"${id}" is not an order id. Order ids start with order_, like order_01JABCDEFGHJKMNPQRSTVWXYZ0.`
+  }
+  return null
+}

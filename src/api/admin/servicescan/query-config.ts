@@ -1,3 +1,5 @@
+import { DISPUTE_CASE_FIELDS } from "./cases/query-config"
+
 /** Fields of a chargeback in admin responses, and what `?fields=` may ask for. */
 const CHARGEBACK_FIELDS = [
   "id",
@@ -42,6 +44,9 @@ export const EVIDENCE_FIELDS = [
   "proof_requests.scans.archive_error",
 ]
 
+/** The processor's case behind a chargeback (`+dispute_case.…`), each field by its path. */
+export const CHARGEBACK_CASE_FIELDS = DISPUTE_CASE_FIELDS.map((field) => `dispute_case.${field}`)
+
 /**
  * Columns of scan evidence that never leave the server, whatever `?fields=`
  * asks: the service's URL and where the sealed archive copy is, with its key.
@@ -56,7 +61,7 @@ export const SERVER_ONLY_EVIDENCE_FIELDS = ["image_url", "archived_file_id", "ar
  * expanding to the server-only columns. `disallowed` strips those columns by
  * name as well, and the routes pass only these exact paths to Query.
  */
-export const CHARGEBACK_QUERY_FIELDS: readonly string[] = [...CHARGEBACK_FIELDS, ...EVIDENCE_FIELDS]
+export const CHARGEBACK_QUERY_FIELDS: readonly string[] = [...CHARGEBACK_FIELDS, ...EVIDENCE_FIELDS, ...CHARGEBACK_CASE_FIELDS]
 
 export const listChargebacksQueryConfig = {
   defaults: [...CHARGEBACK_FIELDS],
