@@ -18,6 +18,8 @@ export type ProxiedCall = {
   /** Status, or "no answer" when the connection ended without one (a fault or a timeout). */
   status: number | "no answer"
   at: number
+  /** The start of the answer of a submission or a status check (its id, "pending" or "complete"), for reports. */
+  answer?: string
 }
 
 /** The sandbox's route names, from the path (see the sandbox README, "Stats"). */
@@ -78,6 +80,13 @@ export class CountingProxy {
         },
         (answer) => {
           call.status = answer.statusCode ?? "no answer"
+          if (call.route === "disputes.proof.get" || call.route === "disputes.proofRequest.create") {
+            let head = ""
+            answer.on("data", (chunk: Buffer) => {
+              if (head.length < 120) head += chunk.toString("utf8")
+            })
+            answer.on("end", () => (call.answer = head.slice(0, 120)))
+          }
           res.writeHead(answer.statusCode ?? 502, answer.headers)
           answer.pipe(res)
           answer.on("error", () => res.destroy())
