@@ -102,7 +102,7 @@ describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under th
     process.stdout.write(`faults: seed ${SEED} (replay the run's own choices with SERVICESCAN_SEED=${SEED})\n`)
     stopRecording = installRecordingFetch(SUITE, (url) => medusaUrls.some((base) => url.startsWith(base)))
     ;({ sandbox, account } = await startSuiteSandbox({ proofDelayMs: 300 }))
-    recordSecrets(SUITE, { paymentTokenKey: account.keys.paymentToken, secretKey: account.keys.secret })
+    recordSecrets(SUITE, { paymentTokenKey: account.keys.paymentToken, secretKey: account.keys.secret }, { shareableKey: account.keys.shareable })
     app = await createAppDir()
     db = await createDatabase(app.dir, SUITE)
     proxy = await new CountingProxy("app", new URL(sandbox.url)).start()

@@ -45,7 +45,7 @@ describe(`several instances: two processes poll ${N} due proof requests at the s
   beforeAll(async () => {
     stopRecording = installRecordingFetch(SUITE, (url) => medusaUrls.some((base) => url.startsWith(base)))
     ;({ sandbox, account } = await startSuiteSandbox())
-    recordSecrets(SUITE, { paymentTokenKey: account.keys.paymentToken, secretKey: account.keys.secret })
+    recordSecrets(SUITE, { paymentTokenKey: account.keys.paymentToken, secretKey: account.keys.secret }, { shareableKey: account.keys.shareable })
     app = await createAppDir()
     db = await createDatabase(app.dir, SUITE)
     proxyA = await new CountingProxy("a", new URL(sandbox.url)).start()

@@ -77,7 +77,7 @@ describeWithRedis("production topology: a server process and a worker process on
     stopRecording = installRecordingFetch(SUITE, (url) => medusaUrls.some((base) => url.startsWith(base)))
     redis = await startRedis(redisServer as string, logDir())
     ;({ sandbox, account } = await startSuiteSandbox())
-    recordSecrets(SUITE, { paymentTokenKey: account.keys.paymentToken, secretKey: account.keys.secret })
+    recordSecrets(SUITE, { paymentTokenKey: account.keys.paymentToken, secretKey: account.keys.secret }, { shareableKey: account.keys.shareable })
     app = await createAppDir()
     db = await createDatabase(app.dir, SUITE)
     serverProxy = await new CountingProxy("server", new URL(sandbox.url)).start()

@@ -9,7 +9,7 @@ import { join } from "node:path"
  *
  *   responses/<suite>.jsonl   { url, status, body } per store/admin/hooks/auth response
  *   logs/<suite>-<process>.log every line a process printed
- *   secrets/<suite>.json      { name: value } of secrets that exist only at run time
+ *   secrets/<suite>.jsonl     { secrets, expected } of values that exist only at run time
  */
 export function captureDir(): string {
   const dir = process.env.SERVICESCAN_CAPTURE_DIR ?? join(tmpdir(), "servicescan-capture-local")
@@ -27,8 +27,13 @@ export function recordResponse(suite: string, entry: { url: string; status: numb
   appendFileSync(join(captureDir(), "responses", `${suite}.jsonl`), `${JSON.stringify(entry)}\n`)
 }
 
-export function recordSecrets(suite: string, secrets: Record<string, string>): void {
-  appendFileSync(join(captureDir(), "secrets", `${suite}.json`), `${JSON.stringify(secrets)}\n`)
+/**
+ * Records secret values that exist only at run time (the keys the sandbox
+ * generated for this run), and public values expected in responses (the
+ * shareable key), which the scan uses to prove it read real answers.
+ */
+export function recordSecrets(suite: string, secrets: Record<string, string>, expected: Record<string, string> = {}): void {
+  appendFileSync(join(captureDir(), "secrets", `${suite}.jsonl`), `${JSON.stringify({ secrets, expected })}\n`)
 }
 
 /**
