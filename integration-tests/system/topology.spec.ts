@@ -102,7 +102,7 @@ describeWithRedis("production topology: a server process and a worker process on
     const established = [
       /Connection to Redis in module 'event-bus-redis' established/,
       /Connection to Redis in module 'workflow-engine-redis' established/,
-      /Connection to Redis in "locking-redis" provider established/,
+      /Connection to Redis in \\?"locking-redis\\?" provider established/,
       /Redis cache connection established/,
     ]
     const missing = [server, worker].flatMap((proc) =>

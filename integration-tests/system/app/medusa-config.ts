@@ -10,8 +10,10 @@ import { CANARY, PROCESSOR } from "../lib/canaries"
  * - DATABASE_URL, MEDUSA_WORKER_MODE ("shared" | "server" | "worker");
  * - SYSTEM_REDIS_URL: when set, Medusa's production topology: the Redis event
  *   bus, workflow engine, locking provider and caching provider, and Redis
- *   sessions (the README's "Production" section is this configuration);
- *   without it, Medusa's in-process defaults;
+ *   sessions (the README's "Production" section is this configuration), with
+ *   Medusa's core caching switched on (its `caching` feature flag), so the
+ *   plugin is proven with cached reads across processes too; without it,
+ *   Medusa's in-process defaults;
  * - SERVICESCAN_SANDBOX_URL: where this process reaches the sandbox (each
  *   process gets its own counting proxy, so the suites see who called);
  * - SYSTEM_SHAREABLE_KEY, SYSTEM_PAYMENT_TOKEN_KEY, SYSTEM_SECRET_KEY: the
@@ -66,6 +68,7 @@ module.exports = defineConfig({
     },
   },
   admin: { disable: true },
+  featureFlags: redisUrl ? { caching: true } : {},
   modules: [
     ...productionModules,
     {
