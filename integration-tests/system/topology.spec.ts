@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto"
 import { adminHeaders, createAppDir, createDatabase, startMedusa, type AppDatabase, type MedusaProcess } from "./lib/app"
-import { installRecordingFetch, logDir, recordSecrets } from "./lib/capture"
+import { installRecordingFetch, logDir, markSkipped, recordSecrets } from "./lib/capture"
 import { call, deliverChargeback } from "./lib/medusa"
 import { findRedisServer, startRedis, waitFor, type RedisServer } from "./lib/processes"
 import {
@@ -26,6 +26,8 @@ import { random, shop, type ShopperResult } from "./lib/shopper"
 const redisServer = findRedisServer()
 if (!redisServer) {
   process.stdout.write("SKIP topology: redis-server not found; install it with: apt-get install redis-server\n")
+  // The secrets suite then expects no responses from this suite.
+  markSkipped("topology")
 }
 const describeWithRedis = redisServer ? describe : describe.skip
 

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync } from "node:fs"
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
@@ -10,10 +10,11 @@ import { join } from "node:path"
  *   responses/<suite>.jsonl   { url, status, body } per store/admin/hooks/auth response
  *   logs/<suite>-<process>.log every line a process printed
  *   secrets/<suite>.jsonl     { secrets, expected } of values that exist only at run time
+ *   skipped/<suite>           a suite that could not run here (no redis-server)
  */
 export function captureDir(): string {
   const dir = process.env.SERVICESCAN_CAPTURE_DIR ?? join(tmpdir(), "servicescan-capture-local")
-  for (const sub of ["responses", "logs", "secrets"]) {
+  for (const sub of ["responses", "logs", "secrets", "skipped"]) {
     mkdirSync(join(dir, sub), { recursive: true })
   }
   return dir
@@ -59,4 +60,9 @@ export function installRecordingFetch(suite: string, isMedusa: (url: string) => 
   return () => {
     globalThis.fetch = original
   }
+}
+
+/** Notes that a suite did not run on this machine, so the secrets scan does not wait for its captures. */
+export function markSkipped(suite: string): void {
+  writeFileSync(join(captureDir(), "skipped", suite), "")
 }
