@@ -47,7 +47,10 @@ const SUITES = {
   // Checkouts and chargebacks through the sandbox's faults, counted at the sandbox.
   faults: { pre: [BUILD_WIDGET], env: { SYSTEM_SUITE: "faults" }, jest: SYSTEM_JEST, db: true },
   typecheck: {
-    pre: [[join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "src/admin/tsconfig.json"]]],
+    pre: [
+      [join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "src/admin/tsconfig.json"]],
+      [join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "integration-tests/system/tsconfig.json"]],
+    ],
     command: [join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "tsconfig.json"]],
   },
   // Last: scans what the suites above recorded, the admin and storefront bundles and the tarballs.

@@ -28,6 +28,7 @@ import { join } from "node:path"
  */
 const SUITE = "instances"
 const N = SCALE.instanceProofRequests
+const PAGE_SIZE = Math.max(5, Math.round(N / 20))
 
 describe(`several instances: two processes poll ${N} due proof requests at the same moment`, () => {
   let sandbox: Sandbox
@@ -58,10 +59,12 @@ describe(`several instances: two processes poll ${N} due proof requests at the s
       SYSTEM_SECRET_KEY: account.keys.secret,
       // Both schedulers fire on the same wall-clock seconds.
       SERVICESCAN_SYNC_SCHEDULE: "0/5 * * * * *",
-      SYSTEM_POLL_INTERVAL_MS: "1000",
-      SYSTEM_RETRY_BASE_DELAY_MS: "200",
-      // Small pages and little concurrency make a run long enough for the two to interleave.
-      SYSTEM_PAGE_SIZE: "5",
+      // While the service is down, each waiting proof request is retried every few seconds,
+      // not constantly: the retry delay is capped at the poll interval.
+      SYSTEM_POLL_INTERVAL_MS: "5000",
+      SYSTEM_RETRY_BASE_DELAY_MS: "5000",
+      // Small pages (some 20 per run) and little concurrency make a run long enough for the two to interleave.
+      SYSTEM_PAGE_SIZE: String(PAGE_SIZE),
       SYSTEM_CONCURRENCY: "2",
       // A status check that times out is retried (GET is idempotent), which the sandbox would
       // count as a second check. On a loaded 2-core machine a check can wait seconds for the
@@ -106,15 +109,17 @@ describe(`several instances: two processes poll ${N} due proof requests at the s
     // The service is back and completes proof requests as soon as they exist.
     await control(sandbox, "/__sandbox/settings", { method: "POST", body: { proofDelayMs: 1 } })
     await clearFaults(sandbox)
+    const serviceBack = Date.now()
     const ready = await waitFor(
       `all ${N} chargebacks to have their evidence`,
       async () => {
         const { body } = await call<{ count: number }>(a.url, "/admin/servicescan/chargebacks?status=evidence_ready&limit=1", { headers: admin })
         return body.count === N ? body.count : undefined
       },
-      { timeoutMs: 180_000, intervalMs: 1000 }
+      { timeoutMs: 120_000 + N * 600, intervalMs: 1000 }
     )
     expect(ready).toBe(N)
+    const secondsToEvidence = Math.round((Date.now() - serviceBack) / 1000)
 
     // At the service: exactly one proof request per chargeback (a second PUT would have made a second).
     const remote = await serviceProofRequests(sandbox, account)
@@ -157,6 +162,8 @@ describe(`several instances: two processes poll ${N} due proof requests at the s
       suite: SUITE,
       scale: SCALE.name,
       proof_requests: N,
+      page_size: PAGE_SIZE,
+      seconds_to_evidence: secondsToEvidence,
       submitted: { a: putsA.length, b: putsB.length },
       checked: { a: proxyA.count("disputes.proof.get"), b: proxyB.count("disputes.proof.get") },
       overlap_ms: Math.min(toA, toB) - Math.max(fromA, fromB),

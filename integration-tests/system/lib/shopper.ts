@@ -1,3 +1,4 @@
+import type { HttpTypes } from "@medusajs/framework/types"
 import Medusa from "@medusajs/js-sdk"
 import { payWithServiceScan, type ServiceScanSdk } from "medusa-servicescan-storefront"
 import type { SeededStore } from "../../helpers/store"
@@ -35,8 +36,8 @@ export type ShopperResult = {
   attempts: Attempt[]
 }
 
-type Cart = { id: string; payment_collection?: { id: string } | null }
-type Order = { id: string }
+type Cart = HttpTypes.StoreCart
+type Order = HttpTypes.StoreOrder
 
 const networkError = () => Object.assign(new TypeError("fetch failed (the test dropped the answer)"), { status: undefined })
 
@@ -72,11 +73,11 @@ export async function shop(options: {
   const widgetSdk: ServiceScanSdk<Cart, Order> = {
     store: {
       payment: {
-        initiatePaymentSession: (c, body) => sdk.store.payment.initiatePaymentSession(c as never, body),
+        initiatePaymentSession: (c, body) => sdk.store.payment.initiatePaymentSession(c, body),
       },
       cart: {
         complete: async (cartId) => {
-          const completion = sdk.store.cart.complete(cartId) as ReturnType<ServiceScanSdk<Cart, Order>["store"]["cart"]["complete"]>
+          const completion = sdk.store.cart.complete(cartId)
           if (clientFault === "lost") {
             await completion.catch(() => undefined)
             throw networkError()
@@ -100,18 +101,18 @@ export async function shop(options: {
     // A storefront pays with the cart it currently shows; a completed cart (an earlier
     // completion finished after its answer was lost) only needs its order looked up.
     const { cart: current } = await sdk.store.cart.retrieve(cart.id, { fields: "id,completed_at,*payment_collection" })
-    if ((current as { completed_at?: string | null }).completed_at) {
+    if (current.completed_at) {
       result.orderId = await orderOfCompletedCart(sdk, cart.id)
       result.attempts.push({ outcome: "order (cart already completed)", clientFault: "none" })
       break
     }
-    const paid = await payWithServiceScan(widgetSdk, current as Cart, { form })
+    const paid = await payWithServiceScan(widgetSdk, current, { form })
     if (paid.type === "order") {
       result.orderId = paid.order.id
       result.attempts.push({ outcome: "order", clientFault })
       break
     }
-    const { kind, message, status } = paid.error as { kind: string; message: string; status?: number }
+    const { kind, message, status } = paid.error
     result.attempts.push({ outcome: `${kind}${status ? ` ${status}` : ""}: ${message}`, clientFault })
     await sleep(100 + Math.floor(rng() * 200))
   }
@@ -132,7 +133,7 @@ export async function reconcileAbandoned(medusaUrl: string, store: SeededStore, 
   const sdk = new Medusa({ baseUrl: medusaUrl, publishableKey: store.publishableKey })
   for (const shopper of shoppers.filter((s) => !s.orderId)) {
     const { cart } = await sdk.store.cart.retrieve(shopper.cartId, { fields: "id,completed_at" })
-    if ((cart as { completed_at?: string | null }).completed_at) {
+    if (cart.completed_at) {
       shopper.orderId = await orderOfCompletedCart(sdk, shopper.cartId)
       shopper.attempts.push({ outcome: "order (found after the shopper gave up)", clientFault: "none" })
     }
