@@ -137,6 +137,7 @@ describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under th
   it("leaves every placed order exactly one live authorization, and every failed cart none", async () => {
     const started = Date.now()
     const rng = random(SEED)
+    const patience = Array.from({ length: CHECKOUTS }, () => (rng() < 0.2 ? 1 + Math.floor(rng() * 2) : 8))
     const drops: string[] = []
     await setFaults(sandbox, BACKGROUND)
     const conductor = conductDrops(
@@ -162,6 +163,8 @@ describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under th
           account,
           rng: random(SEED + i + 1),
           clientFaultRate: 0.15,
+          // One shopper in five gives up after one or two failed attempts.
+          maxAttempts: patience[i],
         })
       )
     } finally {
@@ -206,6 +209,7 @@ describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under th
         seconds: Math.round((Date.now() - started) / 1000),
         orders,
         failed_carts: CHECKOUTS - orders,
+        impatient_shoppers: patience.filter((p) => p < 8).length,
         attempts: attempts.length,
         client_faults: attempts.filter((a) => a.clientFault !== "none").length,
         outcomes: countBy(attempts.map((a) => a.outcome.replace(/order_\w+/, "order").slice(0, 90))),
@@ -246,14 +250,19 @@ describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under th
     let deliveries: Awaited<ReturnType<typeof deliverUntilAccepted>>[]
     try {
       deliveries = await pool(CHARGEBACKS, DELIVERIES_AT_ONCE, (j) =>
-        deliverUntilAccepted(medusa.url, {
-          external_id: `dp_faults_${SEED}_${j}`,
-          order_id: orders[j % orders.length],
-          amount: "10.50",
-          currency_code: "usd",
-          reason: "fraudulent",
-          scan_ids: [markers[j]],
-        })
+        deliverUntilAccepted(
+          medusa.url,
+          {
+            external_id: `dp_faults_${SEED}_${j}`,
+            order_id: orders[j % orders.length],
+            amount: "10.50",
+            currency_code: "usd",
+            reason: "fraudulent",
+            scan_ids: [markers[j]],
+          },
+          // One accepted delivery in ten loses its 200 on the way back: the network replays it.
+          { answerLost: () => rng() < 0.1 }
+        )
       )
       // The job keeps submitting and polling under the same faults for a while.
       await sleep(FAULTY_POLLING_MS)

@@ -58,12 +58,18 @@ export async function deliverChargeback(baseUrl: string, notice: ChargebackNotic
 /**
  * Delivers like a card network: again after anything but a 2xx, with a short
  * backoff, up to `attempts` times. Replays are safe (idempotent by external_id).
+ * `answerLost()` decides, per accepted delivery, that the 2xx never reached the
+ * sender, who then delivers the same notice again.
  */
-export async function deliverUntilAccepted(baseUrl: string, notice: ChargebackNotice, attempts = 10): Promise<{ answer: Answer; deliveries: number }> {
+export async function deliverUntilAccepted(
+  baseUrl: string,
+  notice: ChargebackNotice,
+  { attempts = 10, answerLost = () => false }: { attempts?: number; answerLost?: () => boolean } = {}
+): Promise<{ answer: Answer; deliveries: number }> {
   let answer: Answer = { status: 0, body: undefined, text: "" }
   for (let delivery = 1; delivery <= attempts; delivery++) {
     answer = await deliverChargeback(baseUrl, notice)
-    if (answer.status >= 200 && answer.status < 300) return { answer, deliveries: delivery }
+    if (answer.status >= 200 && answer.status < 300 && !answerLost()) return { answer, deliveries: delivery }
     await new Promise((resolve) => setTimeout(resolve, 100 * delivery))
   }
   return { answer, deliveries: attempts }
