@@ -208,7 +208,7 @@ export async function startMedusa(
         const response = await fetch(`${proc.url}/health`).catch(() => undefined)
         return response?.status === 200
       },
-      { timeoutMs: 180_000, intervalMs: 500 }
+      { timeoutMs: 300_000, intervalMs: 500 }
     )
   } catch (error) {
     await proc.stop()
