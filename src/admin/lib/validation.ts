@@ -1,15 +1,9 @@
+import { isUuidV4 } from "../../lib/uuid"
 import { currencyDecimals } from "./format"
 
-/**
- * A UUID of version 4 with the RFC 4122 variant, the only scan id shape the
- * service accepts (a single bad id makes it refuse the whole proof request,
- * so we catch it before the request leaves the browser; the server checks too).
- */
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
-
-export function isUuidV4(value: string): boolean {
-  return UUID_V4.test(value)
-}
+// Checked before a request leaves the browser too: one bad scan id makes the service refuse the
+// whole proof request (the server checks again).
+export { isUuidV4 }
 
 export type ScanIdParse = {
   /** Well-formed ids, lower-cased, without repeats, in input order. */

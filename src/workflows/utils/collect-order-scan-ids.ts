@@ -1,4 +1,4 @@
-import { isUuidV4 } from "../../lib/servicescan/disputes-client"
+import { isUuidV4 } from "../../lib/uuid"
 
 /** Payments made through a ServiceScan provider, whatever id the store registered it under. */
 const SERVICESCAN_PROVIDER_PREFIX = "pp_servicescan_"

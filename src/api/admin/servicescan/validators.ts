@@ -1,7 +1,7 @@
 import { z } from "@medusajs/framework/zod"
 import { defaultCurrencies } from "@medusajs/framework/utils"
 import { createSelectParams } from "@medusajs/medusa/api/utils/validators"
-import { isUuidV4 } from "../../../lib/servicescan/disputes-client"
+import { isUuidV4 } from "../../../lib/uuid"
 import { CHARGEBACK_OUTCOMES, CHARGEBACK_STATUSES } from "../../../modules/servicescan/types"
 import { jsonBoundsProblem, LONE_SURROGATE } from "../../utils/json-bounds"
 
