@@ -50,10 +50,11 @@ export async function syncServiceScanProofRequests(
   if (await service.getConfigurationError()) {
     // Calling once per proof request with a key the service refused would only
     // hammer it; one side-effect-free probe per run finds out whether it works
-    // again (an admin's probe on the server lifts it too: the flag is in the
-    // database, shared by every process).
-    await service.probe()
-    const configurationError = await service.getConfigurationError()
+    // again. The flag is in the database, shared by every process: an admin's
+    // probe with the same key lifts it too, and this job's working probe lifts
+    // one another process's key left behind.
+    await service.probe({ liftAny: true })
+    const configurationError = await service.getConfigurationErrorHere()
     if (configurationError) {
       logger.warn(`servicescan: polling is stopped: ${configurationError.message}`)
       return { ...report, skipped: "configuration_error", duration_ms: Date.now() - started }
@@ -95,7 +96,7 @@ export async function syncServiceScanProofRequests(
         report.errors += claimed.length
         logger.error(`servicescan: a page of ${claimed.length} proof requests failed to sync: ${(error as Error).message}`)
       }
-      const stoppedBy = await service.getConfigurationError()
+      const stoppedBy = await service.getConfigurationErrorHere()
       if (stoppedBy) {
         logger.warn(`servicescan: polling stopped: ${stoppedBy.message}`)
         break

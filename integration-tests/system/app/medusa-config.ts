@@ -80,6 +80,8 @@ module.exports = defineConfig({
         timeoutMs: number("SYSTEM_TIMEOUT_MS", 15_000),
         pollIntervalMs: number("SYSTEM_POLL_INTERVAL_MS", 2000),
         retryBaseDelayMs: number("SYSTEM_RETRY_BASE_DELAY_MS", 500),
+        // A reset mid-PUT leaves the outcome unknown; the faults suite drains in minutes, not the default hour.
+        resubmitUnconfirmedAfterMs: number("SYSTEM_RESUBMIT_AFTER_MS", 60_000),
         pageSize: number("SYSTEM_PAGE_SIZE", 250),
         concurrency: number("SYSTEM_CONCURRENCY", 8),
       },

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import type { Context, Logger } from "@medusajs/framework/types"
 import {
   InjectManager,
@@ -52,6 +53,13 @@ export type ConfigurationError = {
   status: number | null
   message: string
   at: Date
+  /**
+   * Whether it is this process's key that was refused. Processes normally share
+   * one key; during a rotation that reached some processes and not others, a
+   * process whose key works keeps calling, and its probe cannot vouch for the
+   * other key (see `probe`).
+   */
+  this_process: boolean
 }
 
 export type ClaimedProofRequest = {
@@ -160,6 +168,8 @@ export default class ServiceScanModuleService extends MedusaService({
   protected readonly client_: DisputesClient | null
   /** Set at boot when no secret key is configured; every process reads the same options. */
   private readonly missingKey_: ConfigurationError | null
+  /** Which key a recorded refusal was about (a one-way digest, never the key). */
+  private readonly keyFingerprint_: string | null
   /** The processor's chargeback API, when configured. */
   protected readonly disputeGateway_: DisputeGateway | null
 
@@ -191,7 +201,8 @@ export default class ServiceScanModuleService extends MedusaService({
     })
     this.missingKey_ = this.client_
       ? null
-      : { status: null, message: "The servicescan module has no secretKey option", at: new Date() }
+      : { status: null, message: "The servicescan module has no secretKey option", at: new Date(), this_process: true }
+    this.keyFingerprint_ = this.options_.secretKey ? keyFingerprint(this.options_.secretKey) : null
   }
 
   /** Settings safe to show an admin: which keys are set, never their values. */
@@ -232,12 +243,20 @@ export default class ServiceScanModuleService extends MedusaService({
       status: row.configuration_error_status ?? null,
       message: row.configuration_error_message,
       at: new Date(row.configuration_error_at ?? row.updated_at),
+      this_process: !row.configuration_error_key || row.configuration_error_key === this.keyFingerprint_,
     }
   }
 
+  /** The configuration error when it stops this process's calls (its own key was refused), else null. */
+  async getConfigurationErrorHere(): Promise<ConfigurationError | null> {
+    const error = await this.getConfigurationError()
+    return error?.this_process ? error : null
+  }
+
   /** Records (or, with null, lifts) the configuration error for every process. */
-  private async setConfigurationError(error: ConfigurationError | null): Promise<void> {
+  private async setConfigurationError(error: Omit<ConfigurationError, "this_process"> | null): Promise<void> {
     const data = {
+      configuration_error_key: error ? this.keyFingerprint_ : null,
       configuration_error_message: error?.message ?? null,
       configuration_error_status: error?.status ?? null,
       configuration_error_at: error?.at ?? null,
@@ -273,15 +292,21 @@ export default class ServiceScanModuleService extends MedusaService({
 
   /**
    * Calls the service once without side effects. Success clears a configuration
-   * error, so fixing a key at the operator's end resumes polling.
+   * error recorded for this process's key, so fixing a key at the operator's end
+   * resumes polling. `liftAny`: the poll job's own probe, whose success means
+   * polling works, lifts an error recorded by a process with another key too
+   * (e.g. one that has since restarted with the new key).
    */
-  async probe(): Promise<ServiceProbe> {
+  async probe(options: { liftAny?: boolean } = {}): Promise<ServiceProbe> {
     if (!this.client_) {
       return { reachable: false, configuration_error: true, error: this.missingKey_?.message ?? "" }
     }
     try {
       const { latencyMs } = await this.client_.probe()
-      await this.setConfigurationError(null)
+      const recorded = await this.getConfigurationError()
+      if (recorded && (recorded.this_process || options.liftAny)) {
+        await this.setConfigurationError(null)
+      }
       return { reachable: true, latency_ms: latencyMs }
     } catch (error) {
       await this.noteAuthFailure(error)
@@ -336,7 +361,7 @@ export default class ServiceScanModuleService extends MedusaService({
       return []
     }
     const client = this.client_
-    const configurationError = await this.getConfigurationError()
+    const configurationError = await this.getConfigurationErrorHere()
     if (!client || configurationError) {
       // Nothing is claimed: the rows keep their state, and the job stops on a configuration error anyway.
       const reason = `Not sent: ${configurationError?.message ?? "not configured"}`
@@ -406,7 +431,7 @@ export default class ServiceScanModuleService extends MedusaService({
    */
   async fetchProofResults(rows: { id: string; remote_id: string | null }[]): Promise<FetchOutcome[]> {
     const client = this.client_
-    if (!client || (await this.getConfigurationError())) {
+    if (!client || (await this.getConfigurationErrorHere())) {
       return rows.map((row) => ({ id: row.id, kind: "skipped" as const }))
     }
     let stopped = false
@@ -970,7 +995,7 @@ export default class ServiceScanModuleService extends MedusaService({
     if (!(error instanceof ServiceScanAuthError)) {
       return false
     }
-    if (!(await this.getConfigurationError())) {
+    if (!(await this.getConfigurationErrorHere())) {
       this.logger_.error(
         `servicescan: the service refused the secret key (${error.status} ${error.serviceMessage ?? ""}); polling stops until a probe succeeds (each poll run makes one)`
       )
@@ -1133,6 +1158,11 @@ const NEW_CASE_STATE: DisputeCaseState = {
 export function caseActivities(row: Pick<DisputeCaseRow, "activities">): DisputeCaseRecord["activities"] {
   const items = row.activities?.items
   return Array.isArray(items) ? (items as DisputeCaseRecord["activities"]) : []
+}
+
+/** A short one-way digest of a secret key: tells two keys apart in the database without storing either. */
+function keyFingerprint(secretKey: string): string {
+  return createHash("sha256").update(`servicescan-key-fingerprint:${secretKey}`).digest("hex").slice(0, 16)
 }
 
 function caseCursorId(gateway: string): string {

@@ -13,7 +13,7 @@ export const ensureServiceAvailableStep = createStep(
   "servicescan-ensure-service-available",
   async (_input: void, { container }) => {
     const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
-    if (await service.getConfigurationError()) {
+    if (await service.getConfigurationErrorHere()) {
       const probe = await service.probe()
       if (!probe.reachable && probe.configuration_error) {
         throw new MedusaError(

@@ -280,6 +280,38 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
         const rows = await service.listProofRequests({ id: ids })
         expect(rows.every((r) => r.status === "to_submit")).toBe(true)
       })
+
+      it("keeps another process's refused key on record: this process still calls, its probe cannot lift it, the job's can", async () => {
+        // What a worker wrote when the service refused its (different) key, in the shared table.
+        const db = new Client({ connectionString: dbConfig.clientUrl })
+        await db.connect()
+        try {
+          await db.query(`SET search_path TO "${dbConfig.schema}"`)
+          await db.query(
+            `INSERT INTO "servicescan_service_state" ("id", "configuration_error_message", "configuration_error_status", "configuration_error_at", "configuration_error_key", "created_at", "updated_at")
+             VALUES ('disputes_api', 'ServiceScan refused the secret key: 403', 403, now(), '0123456789abcdef', now(), now())
+             ON CONFLICT ("id") DO UPDATE SET "configuration_error_message" = excluded."configuration_error_message",
+               "configuration_error_status" = 403, "configuration_error_key" = excluded."configuration_error_key"`
+          )
+        } finally {
+          await db.end()
+        }
+        expect(await service.getConfigurationError()).toMatchObject({ status: 403, this_process: false })
+        expect(await service.getConfigurationErrorHere()).toBeNull()
+
+        // This process's key works: its calls go out.
+        const { proof } = await chargebackWithProof([await newScan(sandbox)])
+        const [sent] = await service.submitProofRequests([proof.id])
+        expect(sent.status).toBe("pending")
+
+        // An admin's probe proves this key, not the other one: the record stays for the health page.
+        await expect(service.probe()).resolves.toMatchObject({ reachable: true })
+        expect(await service.getConfigurationError()).toMatchObject({ this_process: false })
+
+        // The poll job's working probe means polling works: it lifts what another key left behind.
+        await service.probe({ liftAny: true })
+        expect(await service.getConfigurationError()).toBeNull()
+      })
     })
 
     describe("claimProofRequests", () => {

@@ -18,6 +18,11 @@ export const ServiceState = model.define(
     /** The HTTP status the service answered (401/403), or null when the key is simply missing. */
     configuration_error_status: model.number().nullable(),
     configuration_error_at: model.dateTime().nullable(),
+    /**
+     * A digest of the key that was refused (never the key): a process whose key
+     * differs keeps calling, and only a probe with the same key lifts it.
+     */
+    configuration_error_key: model.text().nullable(),
     /** A job's position, e.g. the case import's last fully imported activity day (`YYYY-MM-DD`). */
     cursor: model.text().nullable(),
   }
