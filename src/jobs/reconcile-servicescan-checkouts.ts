@@ -84,7 +84,8 @@ export default async function reconcileServiceScanCheckoutsJob(container: Medusa
   await reconcileServiceScanCheckouts(container)
 }
 
+/** `SERVICESCAN_RECONCILE_SCHEDULE` replaces the cron expression per process, like the sync job's `SERVICESCAN_SYNC_SCHEDULE`. */
 export const config = {
   name: "servicescan-reconcile-checkouts",
-  schedule: "*/15 * * * *",
+  schedule: process.env.SERVICESCAN_RECONCILE_SCHEDULE?.trim() || "*/15 * * * *",
 }

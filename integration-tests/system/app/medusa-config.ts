@@ -82,6 +82,8 @@ module.exports = defineConfig({
         retryBaseDelayMs: number("SYSTEM_RETRY_BASE_DELAY_MS", 500),
         // A reset mid-PUT leaves the outcome unknown; the faults suite drains in minutes, not the default hour.
         resubmitUnconfirmedAfterMs: number("SYSTEM_RESUBMIT_AFTER_MS", 60_000),
+        // Completions a shopper gave up on are settled (an orphan authorization released) after a minute.
+        checkoutReconcileAfterMs: number("SYSTEM_CHECKOUT_RECONCILE_AFTER_MS", 60_000),
         pageSize: number("SYSTEM_PAGE_SIZE", 250),
         concurrency: number("SYSTEM_CONCURRENCY", 8),
       },
