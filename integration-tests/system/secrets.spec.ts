@@ -189,11 +189,10 @@ describe("secrets: nothing secret in responses, logs, bundles or tarballs", () =
   describe("built artifacts", () => {
     let pluginBuilt = false
 
-    /** The plugin as published: `medusa plugin:build` (what prepublishOnly runs), unless `npm pack` builds it itself. */
+    /** The plugin as published: `medusa plugin:build`, what the package's prepack runs (once here; the plugin is then packed without it). */
     const buildPlugin = () => {
       if (pluginBuilt) return
-      const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts?: Record<string, string> }).scripts ?? {}
-      if (!scripts.prepack) {
+      {
         execFileSync(process.execPath, [MEDUSA_CLI, "plugin:build"], {
           cwd: ROOT,
           env: { ...process.env, NODE_ENV: "production", MEDUSA_DISABLE_TELEMETRY: "true" },
@@ -274,7 +273,7 @@ describe("secrets: nothing secret in responses, logs, bundles or tarballs", () =
         execFileSync("tar", ["-xzf", join(packs, filename), "-C", dir])
         return join(dir, "package")
       }
-      const plugin = pack([])
+      const plugin = pack(["--ignore-scripts"])
       const sandbox = pack(["-w", "sandbox"])
       const widget = pack(["-w", "storefront-widget"])
 
@@ -285,8 +284,10 @@ describe("secrets: nothing secret in responses, logs, bundles or tarballs", () =
 
       const secrets = allSecrets()
       const hits = [
-        // The plugin's README tells store owners the sandbox's demo credentials; nothing else may.
-        ...scanTree(plugin, (file) => (relative(plugin, file) === "README.md" ? secrets.filter((s) => !s.sandboxDemo) : secrets)).map((h) => `plugin: ${h}`),
+        // The plugin's README and .env.example tell store owners the sandbox's demo credentials; nothing else may.
+        ...scanTree(plugin, (file) =>
+          ["README.md", ".env.example"].includes(relative(plugin, file)) ? secrets.filter((s) => !s.sandboxDemo) : secrets
+        ).map((h) => `plugin: ${h}`),
         // The sandbox's package defines and documents its own demo account.
         ...scanTree(sandbox, () => secrets.filter((s) => !s.sandboxDemo)).map((h) => `sandbox: ${h}`),
         ...scanTree(widget, () => secrets).map((h) => `widget: ${h}`),
