@@ -266,6 +266,12 @@ export function createServer(store: Store, services: Services, log: Log, fallbac
     });
   });
 
+  // Idle keep-alive connections stay open a minute, as load balancers in front of real services keep
+  // them. Node's 5 s default races clients: one whose event loop was busy past the server's close picks
+  // the dead socket for its next request and gets ECONNRESET for a request the service never saw.
+  server.keepAliveTimeout = 60_000;
+  server.headersTimeout = 61_000;
+
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://sandbox.invalid");
     const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
