@@ -1,4 +1,5 @@
-import { spawn, ChildProcess } from "node:child_process"
+import { execFileSync, spawn, ChildProcess } from "node:child_process"
+import { join } from "node:path"
 import { writeFileSync } from "node:fs"
 import { createInterface } from "node:readline"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
@@ -14,20 +15,31 @@ import type ServiceScanModuleService from "../../src/modules/servicescan/service
  * the scans are not archived), and the same downloads straight from the
  * sandbox's `GET /disputes/image/<id>.jpg`, in one run.
  *
- * Three processes, so that each cost lands where it belongs:
+ * Four processes, so that each cost lands where it belongs:
  * - this one is the Medusa app (the test runner boots it here): its RSS is the
  *   figure, sampled every 5 ms while the proxied rounds run;
  * - the sandbox runs in a child process, as a remote service would;
+ * - between the sandbox and everyone else, a link (link.cjs) paces each
+ *   connection's answer to BENCH_LINK_MBIT (default 50 Mbit/s, so 20
+ *   downloads fill a 1 Gbit/s server port): ServiceScan is on the internet,
+ *   not on loopback. Both kinds of download cross it;
  * - the downloads run in another child, the admins' browsers: reading 100 MB
  *   must not count in Medusa's memory or take its event loop.
  *
- * BENCH_ROUNDS (default 5) rounds of each kind, interleaved (direct, proxy,
- * proxy, direct, ...) after one warm-up round of each, so that drift hits
- * both. Throughput is bytes over wall time summed over a kind's rounds.
- * Every body is checked (length, JPEG markers, the same bytes both ways) and
- * the sandbox's count of image requests must equal the downloads made.
+ * Two phases: over the link (the figure), then on bare loopback (printed for
+ * the record: there a same-machine proxy does twice the socket work of the
+ * direct path on the same two cores, which no proxy can hide; see
+ * bench/README.md). Each phase runs BENCH_ROUNDS (default 5) rounds of each
+ * kind, interleaved (direct, proxy, proxy, direct, ...) after one warm-up round
+ * of each, so that drift hits both. Throughput is bytes over wall time summed
+ * over a kind's rounds. Every body is checked (length, JPEG markers, the same
+ * bytes both ways) and the sandbox's count of image requests must equal the
+ * downloads made.
  */
-const SANDBOX_URL = reserveSandboxUrl()
+/** What the app is configured with: the link's end, in front of the sandbox. */
+const SERVICE_URL = reserveSandboxUrl()
+const SANDBOX_PORT = freePort()
+const LINK_MBIT = Number(process.env.BENCH_LINK_MBIT ?? 50)
 const DOWNLOADS = Number(process.env.BENCH_DOWNLOADS ?? 20)
 const IMAGE_BYTES = Number(process.env.BENCH_IMAGE_BYTES ?? 5_000_000)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
@@ -35,12 +47,41 @@ const SECRET_KEY = "sk_test_servicescan_demo"
 
 type RoundResult = { ms: number; bytes: number; digests: string[] }
 
-/** The sandbox in its own process, on the port the app was configured with. */
+function freePort(): number {
+  return Number(
+    execFileSync(
+      process.execPath,
+      ["-e", "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"],
+      { encoding: "utf8" }
+    ).trim()
+  )
+}
+
+/** The link (link.cjs) from SERVICE_URL's port to the sandbox; `setRate` changes its pace. */
+async function startLinkProcess(): Promise<{ child: ChildProcess; setRate: (bytesPerSecond: number) => Promise<void> }> {
+  const child = spawn(process.execPath, [join(__dirname, "link.cjs"), new URL(SERVICE_URL).port, String(SANDBOX_PORT)], {
+    stdio: ["pipe", "pipe", "inherit"],
+  })
+  const lines = createInterface({ input: child.stdout! })
+  const waiting: (() => void)[] = []
+  const ready = new Promise<void>((resolve) => waiting.push(resolve))
+  lines.on("line", () => waiting.shift()?.())
+  await ready
+  return {
+    child,
+    setRate: (bytesPerSecond) =>
+      new Promise<void>((resolve) => {
+        waiting.push(resolve)
+        child.stdin!.write(`rate ${bytesPerSecond}\n`)
+      }),
+  }
+}
+
+/** The sandbox in its own process, behind the link. */
 async function startSandboxProcess(): Promise<{ accountId: string; child: ChildProcess }> {
-  const url = new URL(SANDBOX_URL)
   const script = `
     const { startSandbox } = require("servicescan-sandbox")
-    startSandbox({ host: ${JSON.stringify(url.hostname)}, port: ${Number(url.port)}, logger: false }).then((s) => {
+    startSandbox({ host: "127.0.0.1", port: ${SANDBOX_PORT}, logger: false }).then((s) => {
       process.stdout.write(JSON.stringify({ accountId: s.demo.accountId }) + "\\n")
     })
   `
@@ -113,21 +154,51 @@ function firstLine(child: ChildProcess): Promise<string> {
   })
 }
 
-/** Samples this process's RSS until stopped; answers the highest value seen. */
-function sampleRss(): { stop: () => number } {
-  let peak = process.memoryUsage.rss()
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss())
-  }, 5)
+type Memory = { rss: number; heapUsed: number; arrayBuffers: number }
+
+/**
+ * Samples this process's memory every 20 ms until stopped; answers the highest
+ * value of each figure seen. (Every 5 ms cost the app a visible share of its
+ * CPU in a profile.)
+ */
+function sampleMemory(): { stop: () => Memory } {
+  const peak: Memory = { rss: 0, heapUsed: 0, arrayBuffers: 0 }
+  const take = () => {
+    const now = process.memoryUsage()
+    peak.rss = Math.max(peak.rss, now.rss)
+    peak.heapUsed = Math.max(peak.heapUsed, now.heapUsed)
+    peak.arrayBuffers = Math.max(peak.arrayBuffers, now.arrayBuffers)
+  }
+  take()
+  const timer = setInterval(take, 20)
   return {
     stop: () => {
       clearInterval(timer)
-      return Math.max(peak, process.memoryUsage.rss())
+      take()
+      return peak
     },
   }
 }
 
 const mb = (bytes: number) => bytes / 1e6
+
+async function startProfiler(): Promise<{ stop: () => Promise<object> }> {
+  const { Session } = await import("node:inspector")
+  const session = new Session()
+  session.connect()
+  const post = <T>(method: string, params?: object) =>
+    new Promise<T>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T))))
+  await post("Profiler.enable")
+  await post("Profiler.setSamplingInterval", { interval: 500 })
+  await post("Profiler.start")
+  return {
+    stop: async () => {
+      const { profile } = await post<{ profile: object }>("Profiler.stop")
+      session.disconnect()
+      return profile
+    },
+  }
+}
 
 jest.setTimeout(1_800_000)
 
@@ -142,6 +213,8 @@ medusaIntegrationTestRunner({
     it("measures the image proxy against direct downloads", async () => {
       const sandbox = await startSandboxProcess()
       children.push(sandbox.child)
+      const link = await startLinkProcess()
+      children.push(link.child)
       const client = startClientProcess()
       children.push(client.child)
       const container = getContainer()
@@ -170,7 +243,7 @@ medusaIntegrationTestRunner({
       const baseUrl = String(api.defaults.baseURL).replace(/\/$/, "")
       const direct = () =>
         client.run(
-          scanIds.map((id) => `${SANDBOX_URL}/disputes/image/${id}.jpg`),
+          scanIds.map((id) => `${SERVICE_URL}/disputes/image/${id}.jpg`),
           { "x-api-key": SECRET_KEY }
         )
       const proxy = () =>
@@ -180,62 +253,85 @@ medusaIntegrationTestRunner({
         )
 
       await sandboxFetch("/__sandbox/reset-stats", { method: "POST" })
-      // RSS before this process has served a single image; the warm-up round counts toward the peak.
-      const rssBefore = process.memoryUsage.rss()
-      let proxyPeak = rssBefore
+      // RSS before this process has served a single image; the warm-up rounds count toward the peak.
+      const before = process.memoryUsage()
+      const proxyPeak: Memory = { rss: before.rss, heapUsed: before.heapUsed, arrayBuffers: before.arrayBuffers }
 
-      const warmDirect = await direct()
-      let sampler = sampleRss()
-      const warmProxy = await proxy()
-      proxyPeak = Math.max(proxyPeak, sampler.stop())
-      // The same bytes both ways: the proxy passes the image through untouched.
-      if (warmDirect.digests.join() !== warmProxy.digests.join()) {
-        throw new Error("the proxied images differ from the sandbox's")
-      }
-
-      const totals = { direct: { ms: 0, bytes: 0 }, proxy: { ms: 0, bytes: 0 } }
-      const rounds: string[] = []
-      for (let i = 0; i < ROUNDS; i++) {
-        const order: ("direct" | "proxy")[] = i % 2 === 0 ? ["direct", "proxy"] : ["proxy", "direct"]
-        const round: Record<string, number> = {}
-        for (const kind of order) {
-          let result: RoundResult
-          if (kind === "proxy") {
-            sampler = sampleRss()
-            result = await proxy()
-            proxyPeak = Math.max(proxyPeak, sampler.stop())
-          } else {
-            result = await direct()
+      const measurePhase = async (bytesPerSecond: number) => {
+        await link.setRate(bytesPerSecond)
+        // Peaks since the phase began, over `before` (taken before the first image of the run).
+        proxyPeak.rss = proxyPeak.heapUsed = proxyPeak.arrayBuffers = 0
+        const timedProxy = async () => {
+          const sampler = sampleMemory()
+          try {
+            return await proxy()
+          } finally {
+            const peak = sampler.stop()
+            proxyPeak.rss = Math.max(proxyPeak.rss, peak.rss)
+            proxyPeak.heapUsed = Math.max(proxyPeak.heapUsed, peak.heapUsed)
+            proxyPeak.arrayBuffers = Math.max(proxyPeak.arrayBuffers, peak.arrayBuffers)
           }
-          if (result.bytes !== DOWNLOADS * IMAGE_BYTES) {
-            throw new Error(`${kind} round ${i} read ${result.bytes} bytes, expected ${DOWNLOADS * IMAGE_BYTES}`)
-          }
-          totals[kind].ms += result.ms
-          totals[kind].bytes += result.bytes
-          round[kind] = result.ms
         }
-        rounds.push(`${round.direct.toFixed(0)}/${round.proxy.toFixed(0)}`)
+        const warmDirect = await direct()
+        const warmProxy = await timedProxy()
+        // The same bytes both ways: the proxy passes the image through untouched.
+        if (warmDirect.digests.join() !== warmProxy.digests.join()) {
+          throw new Error("the proxied images differ from the sandbox's")
+        }
+        const totals = { direct: { ms: 0, bytes: 0 }, proxy: { ms: 0, bytes: 0 } }
+        const rounds: string[] = []
+        for (let i = 0; i < ROUNDS; i++) {
+          const order: ("direct" | "proxy")[] = i % 2 === 0 ? ["direct", "proxy"] : ["proxy", "direct"]
+          const round: Record<string, number> = {}
+          for (const kind of order) {
+            const result = kind === "proxy" ? await timedProxy() : await direct()
+            if (result.bytes !== DOWNLOADS * IMAGE_BYTES) {
+              throw new Error(`${kind} round ${i} read ${result.bytes} bytes, expected ${DOWNLOADS * IMAGE_BYTES}`)
+            }
+            totals[kind].ms += result.ms
+            totals[kind].bytes += result.bytes
+            round[kind] = result.ms
+          }
+          rounds.push(`${round.direct.toFixed(0)}/${round.proxy.toFixed(0)}`)
+        }
+        const directMBps = mb(totals.direct.bytes) / (totals.direct.ms / 1000)
+        const proxyMBps = mb(totals.proxy.bytes) / (totals.proxy.ms / 1000)
+        return {
+          rounds,
+          directMBps,
+          proxyMBps,
+          ratio: proxyMBps / directMBps,
+          growth: {
+            rss: mb(proxyPeak.rss - before.rss),
+            heapUsed: mb(proxyPeak.heapUsed - before.heapUsed),
+            arrayBuffers: mb(proxyPeak.arrayBuffers - before.arrayBuffers),
+          },
+        }
       }
 
-      // Every download reached the sandbox once: warm-up and measured rounds, both kinds.
+      // BENCH_PROFILE=<file.cpuprofile>: a CPU profile of this process (the app) over both phases, for DevTools.
+      const profiler = process.env.BENCH_PROFILE ? await startProfiler() : undefined
+      const linked = await measurePhase((LINK_MBIT * 1e6) / 8)
+      const loopback = await measurePhase(0)
+      if (profiler) writeFileSync(String(process.env.BENCH_PROFILE), JSON.stringify(await profiler.stop()))
+
+      // Every download reached the sandbox once: warm-up and measured rounds, both kinds, both phases.
       const { body: stats } = await sandboxFetch<{ requests: Record<string, number> }>("/__sandbox/stats")
       const imageRequests = stats.requests["disputes.image.get"] ?? 0
-      const expected = 2 * DOWNLOADS * (ROUNDS + 1)
+      const expected = 2 * 2 * DOWNLOADS * (ROUNDS + 1)
       if (imageRequests !== expected) {
         throw new Error(`the sandbox counted ${imageRequests} image requests, expected ${expected}`)
       }
 
-      const directMbps = mb(totals.direct.bytes) / (totals.direct.ms / 1000)
-      const proxyMbps = mb(totals.proxy.bytes) / (totals.proxy.ms / 1000)
-      const ratio = proxyMbps / directMbps
-      const growth = mb(proxyPeak - rssBefore)
+      const growthOf = (phase: typeof linked) =>
+        `RSS +${phase.growth.rss.toFixed(0)} MB (JS heap +${phase.growth.heapUsed.toFixed(0)} MB, Buffers +${phase.growth.arrayBuffers.toFixed(0)} MB)`
       const lines = [
-        `images: ${DOWNLOADS} scans of ${IMAGE_BYTES} bytes, ${DOWNLOADS} concurrent downloads a round, ${ROUNDS} rounds of each kind after one warm-up each`,
-        `round wall times direct/proxy (ms): ${rounds.join(", ")}`,
-        `direct from the sandbox: ${directMbps.toFixed(0)} MB/s; through the admin image proxy: ${proxyMbps.toFixed(0)} MB/s`,
+        `images: ${DOWNLOADS} scans of ${IMAGE_BYTES} bytes, ${DOWNLOADS} concurrent downloads a round, ${ROUNDS} rounds of each kind after one warm-up each, per phase`,
+        `over a ${LINK_MBIT} Mbit/s link a connection: round wall times direct/proxy (ms) ${linked.rounds.join(", ")}; direct ${linked.directMBps.toFixed(0)} MB/s, proxy ${linked.proxyMBps.toFixed(0)} MB/s`,
+        `on bare loopback afterwards (no link, for the record): round wall times direct/proxy (ms) ${loopback.rounds.join(", ")}; direct ${loopback.directMBps.toFixed(0)} MB/s, proxy ${loopback.proxyMBps.toFixed(0)} MB/s, ratio ${loopback.ratio.toFixed(2)}, peak ${growthOf(loopback)}`,
         `sandbox image requests: ${imageRequests} (${expected} expected: every download made, none served from elsewhere)`,
-        `medusa process RSS: ${mb(rssBefore).toFixed(0)} MB before the first image, peak ${mb(proxyPeak).toFixed(0)} MB while proxying (sampled every 5 ms)`,
-        `image proxy: ratio ${ratio.toFixed(2)} of direct, RSS growth ${growth.toFixed(0)} MB`,
+        `medusa process: RSS ${mb(before.rss).toFixed(0)} MB before the first image; peak while proxying over the link (sampled every 20 ms) ${growthOf(linked)}`,
+        `image proxy: ratio ${linked.ratio.toFixed(2)} of direct, RSS growth ${linked.growth.rss.toFixed(0)} MB`,
       ]
       writeFileSync(process.env.BENCH_RESULT_FILE ?? "/dev/stdout", JSON.stringify({ lines }))
       expect(imageRequests).toBe(expected)
