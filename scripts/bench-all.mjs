@@ -9,6 +9,9 @@
 // result)"; the run goes on with the next one and exits non-zero at the end.
 // The disputes bench runs at 100,000 proof requests (the target's size)
 // unless BENCH_PROOFS is set. Other BENCH_* variables reach every bench.
+// BENCH_ONLY=<name>,<name> runs only those (names as in BENCHES, e.g.
+// "checkout,image proxy") and prints the table without writing RESULTS.md:
+// a partial run is not a run to compare against.
 import { spawn, execFileSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { mkdir, readFile, writeFile } from "node:fs/promises"
@@ -249,7 +252,9 @@ const rows = []
 const recorded = []
 const outputs = []
 let failed = 0
+const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim())
 for (const bench of BENCHES) {
+  if (only && !only.includes(bench.name)) continue
   if (bench.when && !bench.when()) {
     recorded.push({ name: bench.name, lines: ["not run: its script is not on this branch yet"], seconds: 0 })
     continue
@@ -306,6 +311,12 @@ const section = [
   "</details>",
   "",
 ].join("\n")
+
+if (only) {
+  console.log(section)
+  console.log(`\n==== BENCH_ONLY=${only.join(",")}: a partial run, bench/RESULTS.md left as it was`)
+  process.exit(failed || misses.length ? 1 : 0)
+}
 
 let previous = ""
 if (existsSync(resultsFile)) {
