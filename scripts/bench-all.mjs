@@ -278,6 +278,7 @@ for (const bench of BENCHES) {
   }
 }
 const totalSeconds = (Date.now() - startedAt.getTime()) / 1000
+const loadAtEnd = os.loadavg().map((l) => l.toFixed(1)).join(", ")
 
 // ---- RESULTS.md ---------------------------------------------------------------------
 
@@ -286,7 +287,7 @@ const stamp = startedAt.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC
 const section = [
   `## ${stamp} · ${commit}${dirty} · ${misses.length ? `${misses.length} of ${rows.length} figures missed` : `all ${rows.length} figures pass`}`,
   "",
-  `- Machine: ${machine.cpus} cores (${machine.model}), ${machine.memory} memory, ${machine.platform}; load average at the start ${machine.load}`,
+  `- Machine: ${machine.cpus} cores (${machine.model}), ${machine.memory} memory, ${machine.platform}; load average (1, 5, 15 min) ${machine.load} at the start, ${loadAtEnd} at the end`,
   `- Node ${machine.node}; branch ${branch}, commit ${commit}${dirty}`,
   `- \`npm run bench\` took ${(totalSeconds / 60).toFixed(1)} min`,
   "",

@@ -318,9 +318,17 @@ try {
   const settings = container.resolve(SERVICESCAN_MODULE).getSettings()
 
   const rssBeforeMb = Math.round(process.memoryUsage.rss() / 1e6)
+  // Where the run's memory goes, a quarter of the way through, halfway, and so on:
+  // the heap in use (live and not yet collected) and RSS, sampled every 250 ms.
+  const samples = []
+  const sampler = setInterval(() => {
+    const { heapUsed, rss } = process.memoryUsage()
+    samples.push({ at: Date.now(), heapUsed, rss })
+  }, 250)
   t = Date.now()
   const report = await syncServiceScanProofRequests(container)
   const durationMs = Date.now() - t
+  clearInterval(sampler)
 
   const stats = await call(`${sandbox.url}/__sandbox/stats`)
   const results = await countResults(db.url)
@@ -348,6 +356,12 @@ try {
   const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ").trim()
   log(`node ${process.version}${flags ? ` (${flags})` : ""}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)}`)
   log(`memory: peak RSS covers this process's boot, seeding and run (the sandbox runs in its own process); RSS ${rssBeforeMb} MB just before the run; heap still live after the run and a full GC: ${liveMb} MB`)
+  const quarters = [0.25, 0.5, 0.75, 1].map((q) => {
+    const window = samples.filter((x) => x.at <= t + q * durationMs && x.at > t + (q - 0.25) * durationMs)
+    const peak = (key) => Math.round(Math.max(0, ...window.map((x) => x[key])) / 1e6)
+    return `${peak("heapUsed")}/${peak("rss")}`
+  })
+  log(`memory during the run, peak JS heap used/RSS (MB) by quarter of the run: ${quarters.join(", ")}`)
   log(`synced ${report.completed} proof requests in ${seconds(durationMs)} s, ${stats.total} calls, peak RSS ${peakRssMb} MB`)
 } catch (error) {
   console.error(`bench:disputes failed: ${error?.stack ?? error}`)

@@ -5,6 +5,7 @@ import { createInterface } from "node:readline"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { reserveSandboxUrl, sandboxFetch } from "../helpers/sandbox"
 import { adminToken } from "../helpers/store"
+import { startSandboxProcess } from "./sandbox-process"
 import { SERVICESCAN_MODULE } from "../../src/modules/servicescan"
 import type ServiceScanModuleService from "../../src/modules/servicescan/service"
 
@@ -75,19 +76,6 @@ async function startLinkProcess(): Promise<{ child: ChildProcess; setRate: (byte
         child.stdin!.write(`rate ${bytesPerSecond}\n`)
       }),
   }
-}
-
-/** The sandbox in its own process, behind the link. */
-async function startSandboxProcess(): Promise<{ accountId: string; child: ChildProcess }> {
-  const script = `
-    const { startSandbox } = require("servicescan-sandbox")
-    startSandbox({ host: "127.0.0.1", port: ${SANDBOX_PORT}, logger: false }).then((s) => {
-      process.stdout.write(JSON.stringify({ accountId: s.demo.accountId }) + "\\n")
-    })
-  `
-  const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] })
-  const line = await firstLine(child)
-  return { accountId: JSON.parse(line).accountId, child }
 }
 
 /**
@@ -211,7 +199,7 @@ medusaIntegrationTestRunner({
     })
 
     it("measures the image proxy against direct downloads", async () => {
-      const sandbox = await startSandboxProcess()
+      const sandbox = await startSandboxProcess(SANDBOX_PORT)
       children.push(sandbox.child)
       const link = await startLinkProcess()
       children.push(link.child)
