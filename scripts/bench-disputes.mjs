@@ -28,7 +28,8 @@
 //   the run, is not part of the figures.
 //
 // Env: BENCH_PROOFS (default 10000; BENCH_N is the older name),
-// BENCH_PAGE_SIZE and BENCH_JOB_CONCURRENCY (module options, for experiments).
+// BENCH_PAGE_SIZE and BENCH_JOB_CONCURRENCY (module options, for experiments),
+// BENCH_LIVE_HEAP=1 (a diagnosis: the live heap during the run; no figure).
 import { spawn } from "node:child_process"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
@@ -325,10 +326,28 @@ try {
     const { heapUsed, rss } = process.memoryUsage()
     samples.push({ at: Date.now(), heapUsed, rss })
   }, 250)
+  // BENCH_LIVE_HEAP=1, a diagnosis that changes what it measures (so no figure is
+  // printed for time or RSS): a full GC every 2 s, and the heap still live after
+  // each, to tell memory the run keeps from garbage V8 has not collected yet.
+  const liveSamples = []
+  let gc
+  if (process.env.BENCH_LIVE_HEAP) {
+    const v8 = await import("node:v8")
+    const vm = await import("node:vm")
+    v8.setFlagsFromString("--expose-gc")
+    gc = vm.runInNewContext("gc")
+  }
+  const liveSampler =
+    gc &&
+    setInterval(() => {
+      gc()
+      liveSamples.push(Math.round(process.memoryUsage().heapUsed / 1e6))
+    }, 2000)
   t = Date.now()
   const report = await syncServiceScanProofRequests(container)
   const durationMs = Date.now() - t
   clearInterval(sampler)
+  if (liveSampler) clearInterval(liveSampler)
 
   const stats = await call(`${sandbox.url}/__sandbox/stats`)
   const results = await countResults(db.url)
@@ -362,6 +381,11 @@ try {
     return `${peak("heapUsed")}/${peak("rss")}`
   })
   log(`memory during the run, peak JS heap used/RSS (MB) by quarter of the run: ${quarters.join(", ")}`)
+  if (process.env.BENCH_LIVE_HEAP) {
+    log(`live heap after a full GC every 2 s during the run (MB): ${liveSamples.join(", ")}`)
+    log("BENCH_LIVE_HEAP forced collections during the run: no figure printed")
+    throw new Error("a diagnosis run (BENCH_LIVE_HEAP), not a measurement")
+  }
   log(`synced ${report.completed} proof requests in ${seconds(durationMs)} s, ${stats.total} calls, peak RSS ${peakRssMb} MB`)
 } catch (error) {
   console.error(`bench:disputes failed: ${error?.stack ?? error}`)

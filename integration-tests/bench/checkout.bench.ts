@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { ChildProcess } from "node:child_process"
 import { reserveSandboxUrl, sandboxFetch, submitTestForm } from "../helpers/sandbox"
+import { startProfilerFromEnv } from "./profiler"
 import { startSandboxProcess } from "./sandbox-process"
 import { seedStore, SERVICESCAN_PROVIDER_ID, SYSTEM_PROVIDER_ID } from "../helpers/store"
 import { completeCart, sendFormResult, startCheckout, StoreCheckout } from "../helpers/checkout"
@@ -16,6 +17,7 @@ import { completeCart, sendFormResult, startCheckout, StoreCheckout } from "../h
  * as the provider's.
  *
  * BENCH_N checkouts per provider (default 40) after BENCH_WARMUP (default 5).
+ * BENCH_PROFILE=<file.cpuprofile> profiles the app over these (both providers).
  *
  * Then throughput: BENCH_CONCURRENCY (default 4) completions at a time,
  * BENCH_THROUGHPUT_N orders per provider (default 48) in batches of three
@@ -82,6 +84,7 @@ medusaIntegrationTestRunner({
       }
 
       await sandboxFetch("/__sandbox/reset-stats", { method: "POST" })
+      const profiler = await startProfilerFromEnv()
       const servicescan: number[] = []
       const system: number[] = []
       for (let i = 0; i < N; i++) {
@@ -94,6 +97,7 @@ medusaIntegrationTestRunner({
           servicescan.push(await timeServiceScan())
         }
       }
+      await profiler.stop()
 
       // Throughput: a batch of prepared carts completed CONCURRENCY at a time.
       const prepareServiceScan = async () => {
