@@ -5,6 +5,7 @@ import { createInterface } from "node:readline"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { reserveSandboxUrl, sandboxFetch } from "../helpers/sandbox"
 import { adminToken } from "../helpers/store"
+import { startProfilerFromEnv } from "./profiler"
 import { startSandboxProcess } from "./sandbox-process"
 import { SERVICESCAN_MODULE } from "../../src/modules/servicescan"
 import type ServiceScanModuleService from "../../src/modules/servicescan/service"
@@ -170,24 +171,6 @@ function sampleMemory(): { stop: () => Memory } {
 
 const mb = (bytes: number) => bytes / 1e6
 
-async function startProfiler(): Promise<{ stop: () => Promise<object> }> {
-  const { Session } = await import("node:inspector")
-  const session = new Session()
-  session.connect()
-  const post = <T>(method: string, params?: object) =>
-    new Promise<T>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T))))
-  await post("Profiler.enable")
-  await post("Profiler.setSamplingInterval", { interval: 500 })
-  await post("Profiler.start")
-  return {
-    stop: async () => {
-      const { profile } = await post<{ profile: object }>("Profiler.stop")
-      session.disconnect()
-      return profile
-    },
-  }
-}
-
 jest.setTimeout(1_800_000)
 
 medusaIntegrationTestRunner({
@@ -298,10 +281,10 @@ medusaIntegrationTestRunner({
       }
 
       // BENCH_PROFILE=<file.cpuprofile>: a CPU profile of this process (the app) over both phases, for DevTools.
-      const profiler = process.env.BENCH_PROFILE ? await startProfiler() : undefined
+      const profiler = await startProfilerFromEnv()
       const linked = await measurePhase((LINK_MBIT * 1e6) / 8)
       const loopback = await measurePhase(0)
-      if (profiler) writeFileSync(String(process.env.BENCH_PROFILE), JSON.stringify(await profiler.stop()))
+      await profiler.stop()
 
       // Every download reached the sandbox once: warm-up and measured rounds, both kinds, both phases.
       const { body: stats } = await sandboxFetch<{ requests: Record<string, number> }>("/__sandbox/stats")
