@@ -1,25 +1,36 @@
 #!/usr/bin/env node
 // `npm run bench:disputes`: how long ONE run of the proof request poll job takes
-// to sync 10,000 pending proof requests, how many HTTP calls it makes, and the
-// process's peak memory. A benchmark: it prints figures and never fails on a
-// slow machine. Its last line has a fixed form, for scripts:
+// to sync BENCH_PROOFS (default 10,000) pending proof requests, how many HTTP
+// calls it makes, and the process's peak memory. A benchmark: it prints figures
+// and never fails on a slow machine. Its result line has a fixed form, for
+// scripts:
 //
 //   synced 10000 proof requests in 41.2 s, 10000 calls, peak RSS 212 MB
 //
+// and, when BENCH_PROOFS is not 10,000, a last line comparing it with a run at
+// 10,000 in a fresh process (see bench/README.md for why two processes):
+//
+//   scaling: RSS at 100000 is 1.04× RSS at 10000
+//
 // What runs where:
+// - Each size is measured in its own fresh Node process (this script re-run
+//   with BENCH_DISPUTES_RUN=<n>), so that each peak RSS is that size's alone.
 // - PostgreSQL: DATABASE_URL / DB_HOST if set (a throw-away database is created
 //   on that server and dropped afterwards), else an embedded server.
 // - The sandbox (the service) runs in a child process, so that its work is not
 //   counted in our memory and it gets the other core, as a remote service would.
-// - This process boots only what the job needs: the servicescan module, the
-//   Locking and Event Bus modules (Medusa's MedusaApp, the same loader the app
-//   uses), then calls the job function exactly as the scheduler would.
+//   It also writes the seed rows into the database: the measured process never
+//   holds the list of N ids, which would grow with N and is not the job's.
+// - The measured process boots only what the job needs: the servicescan module,
+//   the Locking and Event Bus modules (Medusa's MedusaApp, the same loader the
+//   app uses), then calls the job function exactly as the scheduler would.
 //   Subscribers are not loaded: image archiving, which a subscriber does after
 //   the run, is not part of the figures.
 //
-// Env: BENCH_N (default 10000).
+// Env: BENCH_PROOFS (default 10000; BENCH_N is the older name),
+// BENCH_PAGE_SIZE and BENCH_JOB_CONCURRENCY (module options, for experiments),
+// BENCH_LIVE_HEAP=1 (a diagnosis: the live heap during the run; no figure).
 import { spawn } from "node:child_process"
-import { randomUUID } from "node:crypto"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -29,10 +40,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const require = createRequire(join(root, "package.json"))
 const pg = require("pg")
 
-const N = Number(process.env.BENCH_N ?? 10_000)
+const REFERENCE = 10_000
+const N = Number(process.env.BENCH_DISPUTES_RUN ?? process.env.BENCH_PROOFS ?? process.env.BENCH_N ?? REFERENCE)
+if (!Number.isInteger(N) || N < 1) {
+  console.error(`BENCH_PROOFS must be a positive integer, not ${process.env.BENCH_PROOFS ?? process.env.BENCH_N}`)
+  process.exit(2)
+}
 const SECRET_KEY = "sk_test_servicescan_demo"
-/** Every tenth scan is labelled fraud, so the run writes both verdicts. */
-const FRAUD_EVERY = 10
 
 const log = (line) => console.log(line)
 const seconds = (ms) => (ms / 1000).toFixed(1)
@@ -74,50 +88,39 @@ async function startDatabase() {
 
 // ---- sandbox --------------------------------------------------------------------
 
-/**
- * The sandbox in its own process, seeded with N completed proof requests (one
- * labelled scan each) through its in-memory state, which it exposes for tests:
- * 20,000+ control API calls would only measure the seeding. The proof requests
- * have exactly the shape the service's own PUT gives them.
- */
+/** The service in its own process (scripts/bench-disputes-sandbox.cjs); it also seeds the database on request. */
 function startSandboxProcess(count) {
-  const script = `
-    const { randomUUID } = require("node:crypto")
-    const { startSandbox } = require("servicescan-sandbox")
-    startSandbox({ port: 0, logger: false }).then((s) => {
-      const accountId = s.demo.accountId
-      const now = new Date().toISOString()
-      const seeded = []
-      for (let i = 0; i < ${count}; i++) {
-        const scanId = randomUUID()
-        const groundTruth = i % ${FRAUD_EVERY} === 0 ? "invalid" : "valid"
-        s.state.scans.set(scanId, { id: scanId, accountId, groundTruth, imageDeleted: false, cardNumber: null, source: "control", createdAt: now })
-        const id = randomUUID()
-        s.state.proofRequests.set(id, { id, accountId, scanIds: [scanId], status: "complete", results: [{ scanId, groundTruth }], createdAt: now, completedAt: now })
-        seeded.push([scanId, id])
-      }
-      process.stdout.write(JSON.stringify({ url: s.url, seeded }) + "\\n")
-    })
-  `
-  const child = spawn(process.execPath, ["-e", script], { cwd: root, stdio: ["ignore", "pipe", "inherit"] })
-  return new Promise((resolve, reject) => {
-    let buffer = ""
-    child.stdout.setEncoding("utf8")
-    child.stdout.on("data", (chunk) => {
-      buffer += chunk
-      const newline = buffer.indexOf("\n")
-      if (newline >= 0) {
-        const { url, seeded } = JSON.parse(buffer.slice(0, newline))
-        buffer = ""
-        resolve({
-          url,
-          seeded: seeded.map(([scanId, remoteId]) => ({ scanId, remoteId })),
-          stop: () => child.kill("SIGTERM"),
-        })
-      }
-    })
-    child.on("exit", (code) => reject(new Error(`sandbox exited with ${code}`)))
+  const child = spawn(process.execPath, [join(root, "scripts/bench-disputes-sandbox.cjs"), String(count)], {
+    cwd: root,
+    stdio: ["pipe", "pipe", "inherit"],
   })
+  const waiting = []
+  let buffer = ""
+  child.stdout.setEncoding("utf8")
+  child.stdout.on("data", (chunk) => {
+    buffer += chunk
+    for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
+      const line = buffer.slice(0, newline)
+      buffer = buffer.slice(newline + 1)
+      waiting.shift()?.resolve(JSON.parse(line))
+    }
+  })
+  child.on("exit", (code) => {
+    for (const w of waiting.splice(0)) w.reject(new Error(`sandbox exited with ${code}`))
+  })
+  const next = () => new Promise((resolve, reject) => waiting.push({ resolve, reject }))
+  return next().then(({ url, count: seeded }) => ({
+    url,
+    seeded,
+    async seedDatabase(databaseUrl) {
+      const answer = next()
+      child.stdin.write(`seed ${databaseUrl}\n`)
+      const { error, seeded: rows } = await answer
+      if (error) throw new Error(`seeding failed: ${error}`)
+      return rows
+    },
+    stop: () => child.kill("SIGTERM"),
+  }))
 }
 
 async function call(url, { method = "GET", body, key } = {}) {
@@ -206,7 +209,7 @@ async function bootMedusa(databaseUrl, sandboxUrl) {
           baseUrl: sandboxUrl,
           secretKey: SECRET_KEY,
           ...(process.env.BENCH_PAGE_SIZE ? { pageSize: Number(process.env.BENCH_PAGE_SIZE) } : {}),
-          ...(process.env.BENCH_CONCURRENCY ? { concurrency: Number(process.env.BENCH_CONCURRENCY) } : {}),
+          ...(process.env.BENCH_JOB_CONCURRENCY ? { concurrency: Number(process.env.BENCH_JOB_CONCURRENCY) } : {}),
         },
       },
       [Modules.LOCKING]: true,
@@ -225,38 +228,6 @@ async function bootMedusa(databaseUrl, sandboxUrl) {
   return { app, container, SERVICESCAN_MODULE }
 }
 
-/** N chargebacks, each with one pending proof request (already at the service) and its scan, due now. */
-async function seedDatabase(databaseUrl, seeded) {
-  const client = new pg.Client({ connectionString: databaseUrl })
-  await client.connect()
-  const now = new Date(Date.now() - 60_000)
-  const BATCH = 2_000
-  for (let start = 0; start < seeded.length; start += BATCH) {
-    const rows = seeded.slice(start, start + BATCH)
-    const chargebacks = rows.map(() => `chbk_bench_${randomUUID()}`)
-    const proofs = rows.map(() => `sspr_bench_${randomUUID()}`)
-    await client.query(
-      `INSERT INTO servicescan_chargeback (id, external_id, order_id, amount, raw_amount, currency_code, status, source)
-       SELECT id, 'dp_' || id, 'order_bench', 10.5, '{"value":"10.5","precision":20}'::jsonb, 'usd', 'evidence_pending', 'webhook'
-         FROM unnest($1::text[]) AS id`,
-      [chargebacks]
-    )
-    await client.query(
-      `INSERT INTO servicescan_proof_request (id, chargeback_id, remote_id, status, scan_ids, next_poll_at, submitted_at)
-       SELECT p.id, p.chargeback_id, p.remote_id, 'pending', ARRAY[p.scan_id], $5, $5
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS p(id, chargeback_id, remote_id, scan_id)`,
-      [proofs, chargebacks, rows.map((r) => r.remoteId), rows.map((r) => r.scanId), now]
-    )
-    await client.query(
-      `INSERT INTO servicescan_scan_evidence (id, proof_request_id, scan_id)
-       SELECT 'ssev_bench_' || md5(p.id), p.id, p.scan_id FROM unnest($1::text[], $2::text[]) AS p(id, scan_id)`,
-      [proofs, rows.map((r) => r.scanId)]
-    )
-  }
-  await client.query("ANALYZE")
-  await client.end()
-}
-
 async function countResults(databaseUrl) {
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
@@ -269,7 +240,59 @@ async function countResults(databaseUrl) {
   return rows[0]
 }
 
-// ---- run ---------------------------------------------------------------------------
+// ---- parent: one fresh process per size ------------------------------------------------
+
+/** Runs one size in a fresh process; answers its output lines (echoed as they come, prefixed when asked). */
+function runSize(count, prefix = "") {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, BENCH_DISPUTES_RUN: String(count) },
+  })
+  const lines = []
+  let buffer = ""
+  child.stdout.setEncoding("utf8")
+  child.stdout.on("data", (chunk) => {
+    buffer += chunk
+    for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
+      const line = buffer.slice(0, newline)
+      buffer = buffer.slice(newline + 1)
+      lines.push(line)
+      log(`${prefix}${line}`)
+    }
+  })
+  return new Promise((resolve, reject) =>
+    child.on("exit", (code) => (code === 0 ? resolve(lines) : reject(new Error(`the run at ${count} exited with ${code}`))))
+  )
+}
+
+const RESULT_LINE = /^synced (\d+) proof requests in ([\d.]+) s, (\d+) calls, peak RSS (\d+) MB$/
+const peakOf = (lines, count) => {
+  const match = lines.map((line) => RESULT_LINE.exec(line)).find(Boolean)
+  if (!match || Number(match[1]) !== count) throw new Error(`the run at ${count} printed no result line for ${count}`)
+  return Number(match[4])
+}
+
+if (!process.env.BENCH_DISPUTES_RUN) {
+  try {
+    let referencePeak
+    if (N !== REFERENCE) {
+      referencePeak = peakOf(await runSize(REFERENCE, `[reference run at ${REFERENCE}] `), REFERENCE)
+    }
+    const peak = peakOf(await runSize(N), N)
+    if (referencePeak === undefined) {
+      log(`scaling: not measured at the reference size itself (BENCH_PROOFS=100000 compares a run at 100000 with one at ${REFERENCE})`)
+    } else {
+      log(`scaling: RSS at ${N} is ${(peak / referencePeak).toFixed(2)}× RSS at ${REFERENCE}`)
+    }
+    process.exit(0)
+  } catch (error) {
+    console.error(`bench:disputes failed: ${error?.message ?? error}`)
+    process.exit(1)
+  }
+}
+
+// ---- child: one size ------------------------------------------------------------------
 
 const cleanups = []
 let exitCode = 0
@@ -279,7 +302,7 @@ try {
   let t = Date.now()
   const sandbox = await startSandboxProcess(N)
   cleanups.push(() => sandbox.stop())
-  const seeded = sandbox.seeded
+  if (sandbox.seeded !== N) throw new Error(`the sandbox seeded ${sandbox.seeded} proof requests, not ${N}`)
   log(`sandbox: started in its own process with ${N} completed proof requests in ${seconds(Date.now() - t)} s`)
 
   t = Date.now()
@@ -288,16 +311,43 @@ try {
   log(`medusa: servicescan, locking and event bus modules booted and migrated in ${seconds(Date.now() - t)} s`)
 
   t = Date.now()
-  await seedDatabase(db.url, seeded)
+  await sandbox.seedDatabase(db.url)
   log(`database: ${N} pending proof requests seeded in ${seconds(Date.now() - t)} s`)
 
   const { syncServiceScanProofRequests } = require(join(root, "src/jobs/sync-servicescan-proof-requests"))
   await call(`${sandbox.url}/__sandbox/reset-stats`, { method: "POST" })
   const settings = container.resolve(SERVICESCAN_MODULE).getSettings()
 
+  const rssBeforeMb = Math.round(process.memoryUsage.rss() / 1e6)
+  // Where the run's memory goes, a quarter of the way through, halfway, and so on:
+  // the heap in use (live and not yet collected) and RSS, sampled every 250 ms.
+  const samples = []
+  const sampler = setInterval(() => {
+    const { heapUsed, rss } = process.memoryUsage()
+    samples.push({ at: Date.now(), heapUsed, rss })
+  }, 250)
+  // BENCH_LIVE_HEAP=1, a diagnosis that changes what it measures (so no figure is
+  // printed for time or RSS): a full GC every 2 s, and the heap still live after
+  // each, to tell memory the run keeps from garbage V8 has not collected yet.
+  const liveSamples = []
+  let gc
+  if (process.env.BENCH_LIVE_HEAP) {
+    const v8 = await import("node:v8")
+    const vm = await import("node:vm")
+    v8.setFlagsFromString("--expose-gc")
+    gc = vm.runInNewContext("gc")
+  }
+  const liveSampler =
+    gc &&
+    setInterval(() => {
+      gc()
+      liveSamples.push(Math.round(process.memoryUsage().heapUsed / 1e6))
+    }, 2000)
   t = Date.now()
   const report = await syncServiceScanProofRequests(container)
   const durationMs = Date.now() - t
+  clearInterval(sampler)
+  if (liveSampler) clearInterval(liveSampler)
 
   const stats = await call(`${sandbox.url}/__sandbox/stats`)
   const results = await countResults(db.url)
@@ -312,10 +362,30 @@ try {
   log(`job run: ${report.pages} pages of up to ${settings.page_size}, concurrency ${settings.concurrency}; ${report.completed} completed, ${report.still_pending} still pending, ${report.errors} errors`)
   log(`database after the run: ${results.complete} proof requests complete, ${results.labelled} scans with a ground truth, ${results.ready} chargebacks evidence_ready`)
   log(`service calls during the run: ${stats.total} (${routes || "none"})`)
+  // The work really happened, or there is no figure: every proof request read
+  // once at the service and completed in our tables.
+  const polled = stats.requests["disputes.proof.get"] ?? 0
+  if (report.completed !== N || results.complete !== N || polled !== N || results.labelled !== N) {
+    throw new Error(
+      `the run did not sync all ${N}: ${report.completed} completed by the job, ${results.complete} complete in the database, ` +
+        `${results.labelled} scans labelled, ${polled} status reads at the sandbox`
+    )
+  }
   const os = await import("node:os")
   const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ").trim()
   log(`node ${process.version}${flags ? ` (${flags})` : ""}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)}`)
-  log(`memory: peak RSS covers this process's boot, seeding and run (the sandbox runs in its own process); heap still live after the run and a full GC: ${liveMb} MB`)
+  log(`memory: peak RSS covers this process's boot, seeding and run (the sandbox runs in its own process); RSS ${rssBeforeMb} MB just before the run; heap still live after the run and a full GC: ${liveMb} MB`)
+  const quarters = [0.25, 0.5, 0.75, 1].map((q) => {
+    const window = samples.filter((x) => x.at <= t + q * durationMs && x.at > t + (q - 0.25) * durationMs)
+    const peak = (key) => Math.round(Math.max(0, ...window.map((x) => x[key])) / 1e6)
+    return `${peak("heapUsed")}/${peak("rss")}`
+  })
+  log(`memory during the run, peak JS heap used/RSS (MB) by quarter of the run: ${quarters.join(", ")}`)
+  if (process.env.BENCH_LIVE_HEAP) {
+    log(`live heap after a full GC every 2 s during the run (MB): ${liveSamples.join(", ")}`)
+    log("BENCH_LIVE_HEAP forced collections during the run: no figure printed")
+    throw new Error("a diagnosis run (BENCH_LIVE_HEAP), not a measurement")
+  }
   log(`synced ${report.completed} proof requests in ${seconds(durationMs)} s, ${stats.total} calls, peak RSS ${peakRssMb} MB`)
 } catch (error) {
   console.error(`bench:disputes failed: ${error?.stack ?? error}`)

@@ -1,22 +1,42 @@
 import { writeFileSync } from "node:fs"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { reserveSandboxUrl, sandboxFetch, startTestSandbox, submitTestForm, TestSandbox } from "../helpers/sandbox"
+import type { ChildProcess } from "node:child_process"
+import { reserveSandboxUrl, sandboxFetch, submitTestForm } from "../helpers/sandbox"
+import { startProfilerFromEnv } from "./profiler"
+import { startSandboxProcess } from "./sandbox-process"
 import { seedStore, SERVICESCAN_PROVIDER_ID, SYSTEM_PROVIDER_ID } from "../helpers/store"
-import { completeCart, sendFormResult, startCheckout } from "../helpers/checkout"
+import { completeCart, sendFormResult, startCheckout, StoreCheckout } from "../helpers/checkout"
 
 /**
  * Cart completion with the ServiceScan provider against Medusa's own system
  * provider, in one app and one run, interleaved so that drift (JIT warm-up,
  * table growth, the other core's load) hits both equally. Only the
  * `POST /store/carts/:id/complete` call is timed. Prints figures; asserts nothing
- * about time.
+ * about time. The sandbox (the service and the processor) runs in its own
+ * process, as they would be remote: in this process its work would be timed
+ * as the provider's.
  *
  * BENCH_N checkouts per provider (default 40) after BENCH_WARMUP (default 5).
+ * BENCH_PROFILE=<file.cpuprofile> profiles the app over these (both providers).
+ *
+ * Then throughput: BENCH_CONCURRENCY (default 4) completions at a time,
+ * BENCH_THROUGHPUT_N orders per provider (default 48) in batches of three
+ * times the concurrency, alternating providers batch by batch. Carts, payment
+ * sessions and hosted forms of a batch are made first, untimed; the batch's
+ * wall time from the first completion sent to the last answered is what
+ * counts. Orders per second is orders over the summed wall times.
+ *
+ * Before it prints, every completion must have answered an order and the
+ * processor (the sandbox) must have seen one authorization per ServiceScan
+ * order.
  */
-reserveSandboxUrl()
+const SANDBOX_PORT = Number(new URL(reserveSandboxUrl()).port)
 
 const N = Number(process.env.BENCH_N ?? 40)
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5)
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4)
+const BATCH = CONCURRENCY * 3
+const THROUGHPUT_N = Math.max(BATCH, Math.round(Number(process.env.BENCH_THROUGHPUT_N ?? 48) / BATCH) * BATCH)
 
 type Stats = { requests: Record<string, number> }
 
@@ -29,14 +49,14 @@ jest.setTimeout(1_800_000)
 
 medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
-    let sandbox: TestSandbox
+    let sandbox: ChildProcess | undefined
 
-    afterAll(async () => {
-      await sandbox?.close()
+    afterAll(() => {
+      sandbox?.kill("SIGTERM")
     })
 
     it("measures cart completion", async () => {
-      sandbox = await startTestSandbox()
+      sandbox = (await startSandboxProcess(SANDBOX_PORT)).child
       const store = await seedStore(getContainer())
 
       const timeServiceScan = async (): Promise<number> => {
@@ -64,6 +84,7 @@ medusaIntegrationTestRunner({
       }
 
       await sandboxFetch("/__sandbox/reset-stats", { method: "POST" })
+      const profiler = await startProfilerFromEnv()
       const servicescan: number[] = []
       const system: number[] = []
       for (let i = 0; i < N; i++) {
@@ -76,20 +97,66 @@ medusaIntegrationTestRunner({
           servicescan.push(await timeServiceScan())
         }
       }
+      await profiler.stop()
+
+      // Throughput: a batch of prepared carts completed CONCURRENCY at a time.
+      const prepareServiceScan = async () => {
+        const checkout = await startCheckout(api, store)
+        const form = await submitTestForm({ number: "4457119922390123" })
+        await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
+        return checkout
+      }
+      const prepareSystem = () => startCheckout(api, store, { providerId: SYSTEM_PROVIDER_ID })
+      const completeBatch = async (prepare: () => Promise<StoreCheckout>, label: string): Promise<number> => {
+        const checkouts: StoreCheckout[] = []
+        for (let i = 0; i < BATCH; i++) checkouts.push(await prepare())
+        let next = 0
+        const t0 = process.hrtime.bigint()
+        await Promise.all(
+          Array.from({ length: CONCURRENCY }, async () => {
+            while (next < checkouts.length) {
+              const result = await completeCart(api, store, checkouts[next++])
+              if (result.type !== "order") throw new Error(`${label} checkout failed: ${JSON.stringify(result)}`)
+            }
+          })
+        )
+        return Number(process.hrtime.bigint() - t0) / 1e6
+      }
+      const wall = { servicescan: 0, system: 0 }
+      for (let b = 0; b < THROUGHPUT_N / BATCH; b++) {
+        if (b % 2 === 0) {
+          wall.servicescan += await completeBatch(prepareServiceScan, "servicescan")
+          wall.system += await completeBatch(prepareSystem, "system")
+        } else {
+          wall.system += await completeBatch(prepareSystem, "system")
+          wall.servicescan += await completeBatch(prepareServiceScan, "servicescan")
+        }
+      }
+      const ssOps = THROUGHPUT_N / (wall.servicescan / 1000)
+      const sysOps = THROUGHPUT_N / (wall.system / 1000)
+
       const { body: stats } = await sandboxFetch<Stats>("/__sandbox/stats")
       // Form submissions are the shopper's browser talking to the service, not the provider.
       const providerRequests = (stats.requests["token.exchange"] ?? 0) + (stats.requests["cnp.online"] ?? 0)
+      const authorizations = N + THROUGHPUT_N
+      // The work happened: every ServiceScan order was authorized at the processor.
+      if ((stats.requests["cnp.online"] ?? 0) < authorizations) {
+        throw new Error(`the processor saw ${stats.requests["cnp.online"] ?? 0} cnpAPI requests for ${authorizations} ServiceScan orders`)
+      }
 
       servicescan.sort((a, b) => a - b)
       system.sort((a, b) => a - b)
       const ssP50 = percentile(servicescan, 50)
       const sysP50 = percentile(system, 50)
       const lines = [
-        `checkouts: ${N} per provider after ${WARMUP} warm-up each (${SERVICESCAN_PROVIDER_ID} vs ${SYSTEM_PROVIDER_ID}), sandbox latency 0`,
+        `checkouts: ${N} per provider after ${WARMUP} warm-up each (${SERVICESCAN_PROVIDER_ID} vs ${SYSTEM_PROVIDER_ID}), sandbox in its own process, latency 0`,
         `servicescan complete: p50 ${ssP50.toFixed(0)} ms, p95 ${percentile(servicescan, 95).toFixed(0)} ms`,
         `system      complete: p50 ${sysP50.toFixed(0)} ms, p95 ${percentile(system, 95).toFixed(0)} ms`,
-        `provider requests to the service and processor: ${providerRequests} (${JSON.stringify(stats.requests)})`,
-        `ratio ${(ssP50 / sysP50).toFixed(2)} (servicescan p50 ${ssP50.toFixed(0)} ms / system p50 ${sysP50.toFixed(0)} ms), ${(providerRequests / N).toFixed(2)} requests per authorization`,
+        `throughput at concurrency ${CONCURRENCY}: ${THROUGHPUT_N} orders per provider in batches of ${BATCH}; servicescan ${ssOps.toFixed(2)} orders/s (${(wall.servicescan / 1000).toFixed(1)} s), system ${sysOps.toFixed(2)} orders/s (${(wall.system / 1000).toFixed(1)} s)`,
+        `provider requests to the service and processor: ${providerRequests} for ${authorizations} authorizations (${JSON.stringify(stats.requests)})`,
+        `ratio ${(ssP50 / sysP50).toFixed(2)} (servicescan p50 ${ssP50.toFixed(0)} ms / system p50 ${sysP50.toFixed(0)} ms), ` +
+          `throughput ratio ${(ssOps / sysOps).toFixed(2)} at concurrency ${CONCURRENCY} (${ssOps.toFixed(2)} / ${sysOps.toFixed(2)} orders/s), ` +
+          `${(providerRequests / authorizations).toFixed(2)} requests per authorization`,
       ]
       writeFileSync(process.env.BENCH_RESULT_FILE ?? "/dev/stdout", JSON.stringify({ lines }))
       expect(servicescan).toHaveLength(N)

@@ -87,7 +87,7 @@ export async function seedStore(container: MedusaContainer): Promise<SeededStore
 }
 
 /** An admin user and a JWT for it, signed with the test app's secret (medusa-config.ts). */
-async function adminToken(container: MedusaContainer): Promise<string> {
+export async function adminToken(container: MedusaContainer): Promise<string> {
   const userModule = container.resolve(Modules.USER)
   const authModule = container.resolve(Modules.AUTH)
   const user = await userModule.createUsers({ email: "admin@servicescan.test", first_name: "Ada", last_name: "Admin" })

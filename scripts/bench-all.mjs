@@ -1,0 +1,341 @@
+#!/usr/bin/env node
+// `npm run bench`: every benchmark and the widget's size, one after the other
+// (never two at once: each would take the other's core), then a new section at
+// the top of bench/RESULTS.md with the machine, the date, the commit, and
+// each figure beside its target and baseline, marked pass or miss. Earlier
+// sections stay below, newest first. bench/README.md says what each measures.
+//
+// A bench that fails, or prints no result line, marks its figures "miss (no
+// result)"; the run goes on with the next one and exits non-zero at the end.
+// The disputes bench runs at 100,000 proof requests (the target's size)
+// unless BENCH_PROOFS is set. Other BENCH_* variables reach every bench.
+// BENCH_ONLY=<name>,<name> runs only those (names as in BENCHES, e.g.
+// "checkout,image proxy") and prints the table without writing RESULTS.md:
+// a partial run is not a run to compare against.
+import { spawn, execFileSync } from "node:child_process"
+import { existsSync } from "node:fs"
+import { mkdir, readFile, writeFile } from "node:fs/promises"
+import os from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..")
+const resultsFile = join(root, "bench", "RESULTS.md")
+
+const num = (value) => Number(String(value).replace(/,/g, ""))
+const fmt = (value, digits = 2) => value.toFixed(digits)
+const int = (value) => Math.round(value).toLocaleString("en-US")
+
+/**
+ * Each bench: how to run it, and how to read its figures from its output.
+ * `figures(text)` answers rows `{ figure, result, value, target, ok(value), baseline }`
+ * or throws when a line it needs is missing.
+ */
+const BENCHES = [
+  {
+    name: "widget size",
+    command: ["npm", "run", "size", "-w", "storefront-widget"],
+    figures(text) {
+      const bytes = num(match(text, /^(\d+) bytes min\+gz$/m)[1])
+      return [
+        {
+          figure: "widget, loader included, min+gz",
+          result: `${int(bytes)} B`,
+          target: "≤ 3,500 B",
+          ok: bytes <= 3500,
+          baseline: "Stripe's React pair (@stripe/react-stripe-js + @stripe/stripe-js loader) about 7,037 B, same method",
+        },
+      ]
+    },
+  },
+  {
+    name: "checkout",
+    command: ["npm", "run", "bench:checkout"],
+    figures(text) {
+      const line = match(
+        text,
+        /^ratio ([\d.]+) \(servicescan p50 (\d+) ms \/ system p50 (\d+) ms\), throughput ratio ([\d.]+) at concurrency (\d+) \(([\d.]+) \/ ([\d.]+) orders\/s\), ([\d.]+) requests per authorization$/m
+      )
+      const [, p50Ratio, ssP50, sysP50, tputRatio, concurrency, ssOps, sysOps, perAuth] = line
+      return [
+        {
+          figure: "checkout p50 ratio (ServiceScan ÷ system provider)",
+          result: `${p50Ratio} (${ssP50} / ${sysP50} ms)`,
+          target: "≤ 1.02",
+          ok: num(p50Ratio) <= 1.02,
+          baseline: `Medusa's system provider, same app and run, interleaved: p50 ${sysP50} ms`,
+        },
+        {
+          figure: `checkout throughput ratio at concurrency ${concurrency}`,
+          result: `${tputRatio} (${ssOps} / ${sysOps} orders/s)`,
+          target: "≥ 0.97",
+          ok: num(tputRatio) >= 0.97 && num(concurrency) === 4,
+          baseline: `system provider at the same concurrency: ${sysOps} orders/s`,
+        },
+        {
+          figure: "requests per authorization",
+          result: perAuth,
+          target: "exactly 2.00",
+          ok: perAuth === "2.00",
+          baseline: "the minimum: one token exchange and one cnpAPI authorization",
+        },
+      ]
+    },
+  },
+  {
+    name: "disputes",
+    command: ["npm", "run", "bench:disputes"],
+    env: { BENCH_PROOFS: process.env.BENCH_PROOFS ?? "100000" },
+    figures(text) {
+      const all = [...text.matchAll(/^(?:\[reference run at (\d+)\] )?synced (\d+) proof requests in ([\d.]+) s, (\d+) calls, peak RSS (\d+) MB$/gm)]
+      const main = all.find((m) => m[1] === undefined)
+      if (!main) throw new Error("no result line")
+      const reference = all.find((m) => m[1] !== undefined)
+      const [, , n, seconds, calls, peak] = main
+      const scaling = match(text, /^scaling: RSS at (\d+) is ([\d.]+)× RSS at (\d+)$/m)
+      const size = int(num(n))
+      return [
+        {
+          figure: `${size} pending proof requests, one job run: time`,
+          result: `${seconds} s`,
+          target: "< 60 s",
+          ok: num(seconds) < 60 && num(n) >= 100000,
+          baseline: `last round: 10,000 in 5.3 s${reference ? `; this run at 10,000: ${reference[3]} s` : ""}`,
+        },
+        {
+          figure: `${size} pending proof requests: calls each`,
+          result: `${fmt(num(calls) / num(n))} (${int(num(calls))} calls)`,
+          target: "≤ 1",
+          ok: num(calls) <= num(n),
+          baseline: "one status read per proof request",
+        },
+        {
+          figure: `${size} pending proof requests: peak RSS`,
+          result: `${peak} MB`,
+          target: "< 300 MB",
+          ok: num(peak) < 300 && num(n) >= 100000,
+          baseline: `last round: 236 MB at 10,000${reference ? `; this run at 10,000: ${reference[5]} MB` : ""}`,
+        },
+        {
+          figure: `RSS at ${int(num(scaling[1]))} ÷ RSS at ${int(num(scaling[3]))}`,
+          result: `${scaling[2]}×`,
+          target: "≤ 1.2× (at 100,000 ÷ 10,000)",
+          ok: num(scaling[2]) <= 1.2 && num(scaling[1]) >= 100000,
+          baseline: `peak RSS of a fresh run at ${int(num(scaling[3]))}${reference ? `: ${reference[5]} MB` : ""}`,
+        },
+      ]
+    },
+  },
+  {
+    name: "image proxy",
+    command: ["npm", "run", "bench:image-proxy"],
+    figures(text) {
+      const [, ratio, growth] = match(text, /^image proxy: ratio ([\d.]+) of direct, RSS growth (-?\d+) MB$/m)
+      const link = /^over a (\d+) Mbit\/s link a connection: .*direct (\d+) MB\/s, proxy (\d+) MB\/s$/m.exec(text)
+      const rss = /^medusa process: RSS (\d+) MB before the first image/m.exec(text)
+      return [
+        {
+          figure: "image proxy, 20 × 5 MB concurrent: throughput ÷ direct",
+          result: `${ratio}${link ? ` (${link[3]} / ${link[2]} MB/s)` : ""}`,
+          target: "≥ 0.9",
+          ok: num(ratio) >= 0.9,
+          baseline: `the same downloads straight from the sandbox${link ? `, over the same ${link[1]} Mbit/s-a-connection link: ${link[2]} MB/s` : ""}`,
+        },
+        {
+          figure: "image proxy, 20 × 5 MB concurrent: Medusa RSS growth",
+          result: `${growth} MB`,
+          target: "< 30 MB",
+          ok: num(growth) < 30,
+          baseline: `the app's RSS before its first image${rss ? `: ${rss[1]} MB` : ""}`,
+        },
+      ]
+    },
+  },
+  {
+    name: "chargebacks",
+    // Written on another branch ("Close the evidence loop"): measured once it is merged.
+    when: () => existsSync(join(root, "scripts", "bench-chargebacks.mjs")),
+    command: ["npm", "run", "bench:chargebacks"],
+    figures(text) {
+      const [, n, seconds, calls, peak] = match(text, /^imported (\d+) cases in ([\d.]+) s, (\d+) calls, peak RSS (\d+) MB$/m)
+      return [
+        {
+          figure: `${int(num(n))} Worldpay cases imported: time`,
+          result: `${seconds} s (${int(num(calls))} calls)`,
+          target: "< 60 s",
+          ok: num(seconds) < 60 && num(n) >= 10000,
+          baseline: "none yet: first round",
+        },
+        {
+          figure: `${int(num(n))} Worldpay cases imported: peak RSS`,
+          result: `${peak} MB`,
+          target: "< 300 MB",
+          ok: num(peak) < 300 && num(n) >= 10000,
+          baseline: "none yet: first round",
+        },
+      ]
+    },
+  },
+  {
+    name: "dispute gateway",
+    command: ["npm", "run", "bench:dispute-gateway"],
+    recordOnly: /^read \d+ cases .*$/m,
+  },
+  {
+    name: "evidence pack",
+    command: ["npm", "run", "bench:evidence-pack"],
+    recordOnly: /^(noise|photo-like|peak RSS).*$/gm,
+  },
+]
+
+function match(text, regex) {
+  const found = regex.exec(text)
+  if (!found) throw new Error(`no line matching ${regex}`)
+  return found
+}
+
+/** Runs a command, echoing its output, and answers its exit code, output and duration. */
+function run(command, env) {
+  return new Promise((resolve) => {
+    const started = Date.now()
+    const child = spawn(command[0], command.slice(1), { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    let output = ""
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.setEncoding("utf8")
+      stream.on("data", (chunk) => {
+        output += chunk
+        process.stdout.write(chunk)
+      })
+    }
+    child.on("exit", (code, signal) => resolve({ code: code ?? 1, signal, output, seconds: (Date.now() - started) / 1000 }))
+  })
+}
+
+function git(...args) {
+  try {
+    return execFileSync("git", args, { cwd: root, encoding: "utf8" }).trim()
+  } catch {
+    return "unknown"
+  }
+}
+
+/** The lines a bench printed for people (not npm's or jest's chatter). */
+function figureLines(output) {
+  return output
+    .split("\n")
+    .filter(
+      (line) =>
+        line.trim() &&
+        !/^(> |\(node:|\(Use `node|PASS |FAIL |Test Suites:|Tests:|Snapshots:|Time:|Ran all|Force exiting|npm (warn|notice))/.test(line) &&
+        !/ExperimentalWarning/.test(line)
+    )
+}
+
+const cell = (text) => String(text).replace(/\|/g, "\\|").replace(/\n/g, " ")
+
+// ---- run ----------------------------------------------------------------------------
+
+const startedAt = new Date()
+const machine = {
+  cpus: os.cpus().length,
+  model: os.cpus()[0]?.model?.trim() ?? "unknown CPU",
+  memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+  node: process.version,
+  platform: `${os.type()} ${os.release()} ${os.arch()}`,
+  load: os.loadavg().map((l) => l.toFixed(1)).join(", "),
+}
+const commit = git("rev-parse", "--short=12", "HEAD")
+const branch = git("rev-parse", "--abbrev-ref", "HEAD")
+const dirty = git("status", "--porcelain", "--untracked-files=no") ? " (with uncommitted changes)" : ""
+
+const rows = []
+const recorded = []
+const outputs = []
+let failed = 0
+const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim())
+for (const bench of BENCHES) {
+  if (only && !only.includes(bench.name)) continue
+  if (bench.when && !bench.when()) {
+    recorded.push({ name: bench.name, lines: ["not run: its script is not on this branch yet"], seconds: 0 })
+    continue
+  }
+  console.log(`\n==== ${bench.name}: ${bench.command.join(" ")}${bench.env ? ` (${Object.entries(bench.env).map(([k, v]) => `${k}=${v}`).join(" ")})` : ""}`)
+  const result = await run(bench.command, bench.env)
+  const lines = figureLines(result.output)
+  outputs.push({ name: bench.name, command: bench.command.join(" "), env: bench.env, lines, seconds: result.seconds, code: result.code })
+  if (bench.recordOnly) {
+    const found = result.code === 0 ? [...result.output.matchAll(new RegExp(bench.recordOnly.source, "gm"))].map((m) => m[0]) : []
+    if (!found.length) failed++
+    recorded.push({ name: bench.name, lines: found.length ? found : [`no result (exit code ${result.code})`], seconds: result.seconds })
+    continue
+  }
+  try {
+    if (result.code !== 0) throw new Error(`exit code ${result.code}${result.signal ? ` (${result.signal})` : ""}`)
+    for (const row of bench.figures(result.output)) rows.push({ ...row, bench: bench.name, seconds: result.seconds })
+  } catch (error) {
+    failed++
+    rows.push({ bench: bench.name, figure: `${bench.name}: every figure`, result: `no result: ${error.message}`, target: "", ok: false, baseline: "", seconds: result.seconds })
+  }
+}
+const totalSeconds = (Date.now() - startedAt.getTime()) / 1000
+const loadAtEnd = os.loadavg().map((l) => l.toFixed(1)).join(", ")
+
+// ---- RESULTS.md ---------------------------------------------------------------------
+
+const misses = rows.filter((row) => !row.ok)
+const stamp = startedAt.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC")
+const section = [
+  `## ${stamp} · ${commit}${dirty} · ${misses.length ? `${misses.length} of ${rows.length} figures missed` : `all ${rows.length} figures pass`}`,
+  "",
+  `- Machine: ${machine.cpus} cores (${machine.model}), ${machine.memory} memory, ${machine.platform}; load average (1, 5, 15 min) ${machine.load} at the start, ${loadAtEnd} at the end`,
+  `- Node ${machine.node}; branch ${branch}, commit ${commit}${dirty}`,
+  `- \`npm run bench\` took ${(totalSeconds / 60).toFixed(1)} min`,
+  "",
+  "| figure | result | target | baseline | verdict |",
+  "|---|---|---|---|---|",
+  ...rows.map((row) => `| ${cell(row.figure)} | ${cell(row.result)} | ${cell(row.target)} | ${cell(row.baseline)} | ${row.ok ? "**pass**" : "**miss**"} |`),
+  "",
+  "Recorded, no target this round:",
+  "",
+  ...recorded.map((entry) => `- ${entry.name}: ${entry.lines.map((line) => `\`${line}\``).join("; ")}`),
+  "",
+  "<details><summary>What each bench printed</summary>",
+  "",
+  ...outputs.flatMap((entry) => [
+    `\`${entry.env ? `${Object.entries(entry.env).map(([k, v]) => `${k}=${v}`).join(" ")} ` : ""}${entry.command}\` (${entry.seconds.toFixed(0)} s, exit code ${entry.code}):`,
+    "",
+    "```",
+    ...entry.lines,
+    "```",
+    "",
+  ]),
+  "</details>",
+  "",
+].join("\n")
+
+if (only) {
+  console.log(section)
+  console.log(`\n==== BENCH_ONLY=${only.join(",")}: a partial run, bench/RESULTS.md left as it was`)
+  process.exit(failed || misses.length ? 1 : 0)
+}
+
+let previous = ""
+if (existsSync(resultsFile)) {
+  const text = await readFile(resultsFile, "utf8")
+  const first = text.search(/^## /m)
+  previous = first >= 0 ? text.slice(first) : ""
+}
+const header = [
+  "# Benchmark results",
+  "",
+  "Written by `npm run bench` (scripts/bench-all.mjs): one section a run, the newest first, so that a regression",
+  "shows against the runs below it. What each figure measures, and why its baseline is fair: [README.md](README.md).",
+  "",
+  "",
+].join("\n")
+await mkdir(dirname(resultsFile), { recursive: true })
+await writeFile(resultsFile, header + section + (previous ? `\n${previous}` : ""))
+
+console.log(`\n==== bench/RESULTS.md: ${misses.length ? `${misses.length} of ${rows.length} figures missed` : `all ${rows.length} figures pass`} (${(totalSeconds / 60).toFixed(1)} min)`)
+for (const row of rows) console.log(`${row.ok ? "pass" : "MISS"}  ${row.figure}: ${row.result} (target ${row.target})`)
+process.exit(failed ? 1 : 0)
