@@ -23,7 +23,7 @@
 // suite of a run records response bodies and log lines in one capture folder, which `secrets`
 // scans with the bundles and tarballs; the folder is kept when a suite fails.
 import { spawn } from "node:child_process"
-import { accessSync, constants } from "node:fs"
+import { accessSync, closeSync, constants, openSync } from "node:fs"
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join, dirname, delimiter } from "node:path"
@@ -47,7 +47,7 @@ const REDIS = { command: "redis-server", install: "apt-get install -y redis-serv
 const SUITES = {
   sandbox: { cwd: "sandbox", jest: [] },
   // The widget's specs import its built output too (CJS/ESM/SSR checks).
-  widget: { cwd: "storefront-widget", pre: [["node", ["build.mjs"]]], jest: [] },
+  widget: { cwd: "storefront-widget", pre: [BUILD_WIDGET], jest: [] },
   unit: { env: { TEST_TYPE: "unit" }, jest: [] },
   modules: { env: { TEST_TYPE: "integration:modules", ...MEDUSA_ENV }, jest: ["--runInBand", "--forceExit"], db: true, logFile: true },
   http: { env: { TEST_TYPE: "integration:http", ...MEDUSA_ENV }, jest: ["--runInBand", "--forceExit"], db: true, logFile: true, record: true },
@@ -117,9 +117,11 @@ const selected = requested.includes("all")
     ? requested
     : Object.keys(SUITES).filter((name) => !SUITES[name].optIn)
 
-function run(command, args, env = {}, cwd = root) {
+/** Runs a command; its output goes to the terminal, or to `out` (a file) when suites run side by side. */
+function run(command, args, env = {}, cwd = root, out = null) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, stdio: "inherit", env: { ...process.env, ...env } })
+    const stdio = out ? ["ignore", out, out] : "inherit"
+    const child = spawn(command, args, { cwd, stdio, env: { ...process.env, ...env } })
     child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)))
     child.on("error", (error) => {
       console.error(error)
@@ -165,49 +167,105 @@ const totals = { passed: 0, failed: 0, skipped: 0 }
 const failedSuites = []
 const started = Date.now()
 
-try {
-  for (const name of runnable) {
-    const suite = SUITES[name]
-    console.log(`\n=== ${name} ===`)
-    const t0 = Date.now()
-    const cwd = join(root, suite.cwd ?? "")
-    const env = {
-      ...suite.env,
-      SERVICESCAN_CAPTURE_DIR: captureDir,
-      SERVICESCAN_CAPTURE_SUITE: name,
-      // What `secrets` may expect to find recorded: the suites that ran before it.
-      SERVICESCAN_CAPTURED_SUITES: captured.join(","),
-      ...(suite.logFile ? { LOG_FILE: join(captureDir, "logs", `${name}.log`) } : {}),
-    }
-    let code = 0
-    for (const [command, args] of suite.pre ?? []) {
-      code ||= await run(command, args, {}, cwd)
-    }
-    if (code === 0 && suite.command) {
-      code = await run(suite.command[0], suite.command[1], env)
-    }
-    if (code === 0 && suite.jest) {
-      const outputFile = join(reportDir, `${name}.json`)
-      const [command, ...prefix] = suite.runner ?? [jestBin]
-      const record = suite.record ? RECORD_RESPONSES : []
-      code = await run(command, [...prefix, ...suite.jest, ...jestArgs, "--json", "--outputFile", outputFile, ...record], env, cwd)
-      try {
-        const report = JSON.parse(await readFile(outputFile, "utf8"))
-        totals.passed += report.numPassedTests
-        totals.failed += report.numFailedTests
-        totals.skipped += report.numPendingTests + (report.numTodoTests ?? 0)
-        if (report.numTotalTests === 0) {
-          console.error(`${name}: no test ran`)
-          code ||= 1
-        }
-      } catch {
-        console.error(`${name}: jest wrote no report`)
+/** Runs one suite; with `out`, its output is written there and printed whole once it ends. */
+async function runSuite(name, out) {
+  const suite = SUITES[name]
+  const t0 = Date.now()
+  const cwd = join(root, suite.cwd ?? "")
+  const env = {
+    ...suite.env,
+    SERVICESCAN_CAPTURE_DIR: captureDir,
+    SERVICESCAN_CAPTURE_SUITE: name,
+    // What `secrets` may expect to find recorded: the suites that ended before it.
+    SERVICESCAN_CAPTURED_SUITES: captured.join(","),
+    ...(suite.logFile ? { LOG_FILE: join(captureDir, "logs", `${name}.log`) } : {}),
+  }
+  let code = 0
+  for (const [command, args] of (suite.pre ?? []).filter((step) => !prebuilt.has(step))) {
+    code ||= await run(command, args, {}, cwd, out)
+  }
+  if (code === 0 && suite.command) {
+    code = await run(suite.command[0], suite.command[1], env, root, out)
+  }
+  if (code === 0 && suite.jest) {
+    const outputFile = join(reportDir, `${name}.json`)
+    const [command, ...prefix] = suite.runner ?? [jestBin]
+    const record = suite.record ? RECORD_RESPONSES : []
+    code = await run(command, [...prefix, ...suite.jest, ...jestArgs, "--json", "--outputFile", outputFile, ...record], env, cwd, out)
+    try {
+      const report = JSON.parse(await readFile(outputFile, "utf8"))
+      totals.passed += report.numPassedTests
+      totals.failed += report.numFailedTests
+      totals.skipped += report.numPendingTests + (report.numTodoTests ?? 0)
+      if (report.numTotalTests === 0) {
+        console.error(`${name}: no test ran`)
         code ||= 1
       }
+    } catch {
+      console.error(`${name}: jest wrote no report`)
+      code ||= 1
     }
-    console.log(`=== ${name}: ${code === 0 ? "ok" : "FAILED"} in ${((Date.now() - t0) / 1000).toFixed(1)} s ===`)
-    if (code !== 0) failedSuites.push(name)
-    captured.push(name)
+  }
+  return { code, seconds: (Date.now() - t0) / 1000 }
+}
+
+/**
+ * Runs the suites in `names`, in order, `lanes` at a time. Side by side, each suite's output goes to
+ * a file printed whole when it ends, so two suites' lines never interleave.
+ */
+async function runSuites(names, lanes) {
+  const queue = [...names]
+  const lane = async () => {
+    for (let name = queue.shift(); name; name = queue.shift()) {
+      let out = null
+      let file = null
+      if (lanes > 1) {
+        file = join(reportDir, `${name}.out`)
+        out = openSync(file, "w")
+        console.log(`=== ${name}: started (side by side with another suite; its output follows when it ends) ===`)
+      } else {
+        console.log(`\n=== ${name} ===`)
+      }
+      const { code, seconds } = await runSuite(name, out)
+      if (file) {
+        closeSync(out)
+        console.log(`\n=== ${name} ===`)
+        process.stdout.write(await readFile(file, "utf8"))
+      }
+      console.log(`=== ${name}: ${code === 0 ? "ok" : "FAILED"} in ${seconds.toFixed(1)} s ===`)
+      if (code !== 0) failedSuites.push(name)
+      captured.push(name)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(lanes, names.length) }, lane))
+}
+
+// SERVICESCAN_TEST_LANES=2 (what .ci/run sets) runs two suites at a time: a suite spends much of
+// its time waiting (on Medusa's boot, the sandbox's faults, the npm registry), and two cores are
+// then both busy. Suites that write what others read run alone, after the rest: `secrets` and the
+// packaging tests build the plugin into .medusa/server and the widget into its dist/ (npm pack).
+// Steps several suites share (the widget's build) run once, first.
+const lanes = Math.max(1, Number(process.env.SERVICESCAN_TEST_LANES ?? 1) || 1)
+const ALONE = new Set(["secrets", "packaging", "packaging-oldest"])
+const prebuilt = new Set()
+
+try {
+  let sharedOk = true
+  if (lanes > 1 && runnable.some((name) => name === "nextjs" || (SUITES[name].pre ?? []).includes(BUILD_WIDGET))) {
+    console.log("\n=== the widget's build, shared by the suites below ===")
+    sharedOk = (await run(BUILD_WIDGET[0], BUILD_WIDGET[1])) === 0
+    if (sharedOk) {
+      prebuilt.add(BUILD_WIDGET)
+      process.env.SERVICESCAN_WIDGET_BUILT = "1"
+    } else {
+      failedSuites.push("(the widget's build)")
+    }
+  }
+  if (sharedOk) {
+    await runSuites(runnable.filter((name) => lanes === 1 || !ALONE.has(name)), lanes)
+    if (lanes > 1) {
+      await runSuites(runnable.filter((name) => ALONE.has(name)), 1)
+    }
   }
 } finally {
   await stopDb()
