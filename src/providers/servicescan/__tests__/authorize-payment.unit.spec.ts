@@ -97,6 +97,7 @@ describe("authorizePayment", () => {
       status: "authorized",
       scan_id: FORM_ID,
       form_id: FORM_ID,
+      source: "form",
       processor: "worldpay",
       gateway: "worldpay",
       capture_mode: "manual",
