@@ -9,6 +9,7 @@ import { ChargebackSource } from "../modules/servicescan/types"
 import { createChargebackStep, CreateChargebackStepInput } from "./steps/create-chargeback"
 import { createProofRequestStep } from "./steps/create-proof-request"
 import { findChargebackByExternalIdStep } from "./steps/find-chargeback-by-external-id"
+import { loadCardScanIdsStep } from "./steps/load-card-scan-ids"
 import { linkChargebackToOrderStep } from "./steps/link-chargeback-to-order"
 import { refreshChargebackStatusesStep } from "./steps/refresh-chargeback-statuses"
 import { submitProofRequestsStep } from "./steps/submit-proof-requests"
@@ -56,8 +57,10 @@ export const recordChargebackWorkflow = createWorkflow(
         filters: { id: input.order_id },
         options: { throwIfKeyNotFound: true },
       }).config({ name: "servicescan-get-order-payments" })
+      // A payment with a saved card has no scan of its own: earlier payments with that card have.
+      const cardScans = loadCardScanIdsStep(orders as (OrderWithPayments & { id: string })[])
 
-      const data = transform({ input, orders }, ({ input, orders }) => {
+      const data = transform({ input, orders, cardScans }, ({ input, orders, cardScans }) => {
         const extra = (input.scan_ids ?? []).map((id) => id.toLowerCase())
         return {
           chargeback: {
@@ -72,7 +75,9 @@ export const recordChargebackWorkflow = createWorkflow(
             source: input.source ?? ("api" as const),
             extra_scan_ids: [...new Set(extra)],
           },
-          scan_ids: [...new Set([...collectOrderScanIds(orders[0] as OrderWithPayments), ...extra])],
+          scan_ids: [
+            ...new Set([...collectOrderScanIds(orders[0] as OrderWithPayments), ...(cardScans[input.order_id] ?? []), ...extra]),
+          ],
         }
       })
 
