@@ -310,7 +310,7 @@ try {
   )
   if (!reuse) await check("sandbox and widget tarballs: LICENSE (and the widget's declarations)", async () =>
     [
-      checkOtherTarball(packed.sandbox, ["package/bin/servicescan-sandbox.js"]),
+      checkOtherTarball(packed.sandbox, ["package/dist/cli.js"]),
       checkOtherTarball(packed.widget, ["package/dist/types/index.d.ts", "package/dist/types/index.d.mts"]),
     ].join(", ")
   )

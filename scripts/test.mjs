@@ -5,7 +5,8 @@
 // so a fresh machine with only Node passes.
 //
 // Usage: npm test [-- <suite> ... [-- <jest args>]]
-//   suites: sandbox widget unit modules http admin-e2e nextjs typecheck docs, and the opt-in
+//   suites: sandbox widget unit modules http admin-e2e nextjs topology instances faults typecheck docs
+//   secrets, and the opt-in
 //   packaging packaging-oldest (a store owner's install on the newest / oldest supported Medusa);
 //   `npm test -- all` runs every suite, opt-in ones included (what .ci/run does).
 //   e.g. npm test -- http -- checkout   (only the checkout spec of the http suite)
@@ -16,9 +17,14 @@
 //   SKIPPED <suite>: needs redis-server, which is not installed (apt-get install -y redis-server)
 // and counts it as skipped. Nothing else is ever skipped. Under CI (CI=true), where
 // .ci/run installs every such program first, a missing one fails the run instead.
+//
+// The system suites (topology, instances, faults; integration-tests/system) run the app as real
+// processes; SERVICESCAN_SCALE=large runs them at the larger scale of docs/reliability.md. Every
+// suite of a run records response bodies and log lines in one capture folder, which `secrets`
+// scans with the bundles and tarballs; the folder is kept when a suite fails.
 import { spawn } from "node:child_process"
 import { accessSync, constants } from "node:fs"
-import { mkdtemp, readFile, rm } from "node:fs/promises"
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join, dirname, delimiter } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -30,24 +36,43 @@ const jestBin = join(root, "node_modules", ".bin", "jest")
 // Medusa loads medusa-config.ts with a dynamic import, which jest only allows with VM modules.
 const MEDUSA_ENV = { NODE_OPTIONS: "--experimental-vm-modules", MEDUSA_DISABLE_TELEMETRY: "true" }
 
+// Records the body of every store/admin/hooks/auth answer of an in-process app for `secrets`.
+// Passed last: jest's array options swallow the positional arguments that follow them.
+const RECORD_RESPONSES = ["--setupFilesAfterEnv", join(root, "integration-tests/capture/record-responses.js")]
+const SYSTEM_JEST = ["-c", join(root, "integration-tests/system/jest.config.js"), "--runInBand", "--forceExit"]
+// The system suites pay through the published widget's build, as a storefront does.
+const BUILD_WIDGET = [process.execPath, [join(root, "storefront-widget/build.mjs")]]
+const REDIS = { command: "redis-server", install: "apt-get install -y redis-server" }
+
 const SUITES = {
   sandbox: { cwd: "sandbox", jest: [] },
   // The widget's specs import its built output too (CJS/ESM/SSR checks).
   widget: { cwd: "storefront-widget", pre: [["node", ["build.mjs"]]], jest: [] },
   unit: { env: { TEST_TYPE: "unit" }, jest: [] },
-  modules: { env: { TEST_TYPE: "integration:modules", ...MEDUSA_ENV }, jest: ["--runInBand", "--forceExit"], db: true },
-  http: { env: { TEST_TYPE: "integration:http", ...MEDUSA_ENV }, jest: ["--runInBand", "--forceExit"], db: true },
+  modules: { env: { TEST_TYPE: "integration:modules", ...MEDUSA_ENV }, jest: ["--runInBand", "--forceExit"], db: true, logFile: true },
+  http: { env: { TEST_TYPE: "integration:http", ...MEDUSA_ENV }, jest: ["--runInBand", "--forceExit"], db: true, logFile: true, record: true },
   // Builds the dashboard with the plugin's admin extension, boots the app, drives it in Chromium.
-  "admin-e2e": { runner: [process.execPath, join(root, "src/admin/__tests__/e2e/run.mjs")], jest: [], db: true },
+  "admin-e2e": { runner: [process.execPath, join(root, "src/admin/__tests__/e2e/run.mjs")], jest: [], db: true, logFile: true, record: true },
   // Builds the example Next.js storefront once (next build), serves it (next start) against the app
   // and the sandbox, and pays through it in Chromium; also checks the widget README's snippets are its code.
   nextjs: { runner: [process.execPath, join(root, "examples/nextjs/test/run.mjs")], jest: [], db: true },
+  // Medusa's production topology: a server and a worker process on a private redis-server.
+  topology: { pre: [BUILD_WIDGET], env: { SYSTEM_SUITE: "topology" }, jest: SYSTEM_JEST, db: true, needs: [REDIS] },
+  // Two instances on one database polling at the same moment.
+  instances: { pre: [BUILD_WIDGET], env: { SYSTEM_SUITE: "instances" }, jest: SYSTEM_JEST, db: true },
+  // Checkouts and chargebacks through the sandbox's faults, counted at the sandbox.
+  faults: { pre: [BUILD_WIDGET], env: { SYSTEM_SUITE: "faults" }, jest: SYSTEM_JEST, db: true },
   typecheck: {
-    pre: [[join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "src/admin/tsconfig.json"]]],
+    pre: [
+      [join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "src/admin/tsconfig.json"]],
+      [join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "integration-tests/system/tsconfig.json"]],
+    ],
     command: [join(root, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "tsconfig.json"]],
   },
   // Every document that code or a README points to exists; published READMEs link by URL.
   docs: { command: [process.execPath, [join(root, "scripts/check-docs.mjs")]] },
+  // Scans what the suites above recorded, the admin and storefront bundles and the tarballs.
+  secrets: { pre: [BUILD_WIDGET], env: { SYSTEM_SUITE: "secrets" }, jest: SYSTEM_JEST },
   // A store owner's install from the packed tarballs (MEDUSA_VERSION=latest|oldest|x.y.z); needs the npm registry.
   // Opt-in (not in a plain `npm test`: each takes minutes and downloads Medusa); `npm test -- all` adds them.
   packaging: { runner: [process.execPath, join(root, "scripts/packaging-test.mjs")], jest: [], optIn: true },
@@ -133,6 +158,9 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 }
 
 const reportDir = await mkdtemp(join(tmpdir(), "servicescan-jest-"))
+const captureDir = process.env.SERVICESCAN_CAPTURE_DIR ?? (await mkdtemp(join(tmpdir(), "servicescan-capture-")))
+await mkdir(join(captureDir, "logs"), { recursive: true })
+const captured = []
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const failedSuites = []
 const started = Date.now()
@@ -143,17 +171,26 @@ try {
     console.log(`\n=== ${name} ===`)
     const t0 = Date.now()
     const cwd = join(root, suite.cwd ?? "")
+    const env = {
+      ...suite.env,
+      SERVICESCAN_CAPTURE_DIR: captureDir,
+      SERVICESCAN_CAPTURE_SUITE: name,
+      // What `secrets` may expect to find recorded: the suites that ran before it.
+      SERVICESCAN_CAPTURED_SUITES: captured.join(","),
+      ...(suite.logFile ? { LOG_FILE: join(captureDir, "logs", `${name}.log`) } : {}),
+    }
     let code = 0
     for (const [command, args] of suite.pre ?? []) {
       code ||= await run(command, args, {}, cwd)
     }
     if (code === 0 && suite.command) {
-      code = await run(suite.command[0], suite.command[1], suite.env)
+      code = await run(suite.command[0], suite.command[1], env)
     }
     if (code === 0 && suite.jest) {
       const outputFile = join(reportDir, `${name}.json`)
       const [command, ...prefix] = suite.runner ?? [jestBin]
-      code = await run(command, [...prefix, ...suite.jest, ...jestArgs, "--json", "--outputFile", outputFile], suite.env, cwd)
+      const record = suite.record ? RECORD_RESPONSES : []
+      code = await run(command, [...prefix, ...suite.jest, ...jestArgs, "--json", "--outputFile", outputFile, ...record], env, cwd)
       try {
         const report = JSON.parse(await readFile(outputFile, "utf8"))
         totals.passed += report.numPassedTests
@@ -170,10 +207,16 @@ try {
     }
     console.log(`=== ${name}: ${code === 0 ? "ok" : "FAILED"} in ${((Date.now() - t0) / 1000).toFixed(1)} s ===`)
     if (code !== 0) failedSuites.push(name)
+    captured.push(name)
   }
 } finally {
   await stopDb()
   await rm(reportDir, { recursive: true, force: true })
+  if (failedSuites.length) {
+    console.log(`\nResponses and logs recorded by this run: ${captureDir}`)
+  } else if (!process.env.SERVICESCAN_CAPTURE_DIR) {
+    await rm(captureDir, { recursive: true, force: true })
+  }
 }
 
 for (const name of skippedSuites) {

@@ -90,7 +90,7 @@ medusaIntegrationTestRunner({
       await sandbox?.close()
       // The local File Module provider writes archived images into ./static: remove ours.
       for (const name of await listStatic()) {
-        if (!staticFilesBefore.has(name) && name.includes("servicescan-scan-")) {
+        if (!staticFilesBefore.has(name) && name.includes("servicescan-evidence-")) {
           await rm(join(staticDir, name), { force: true })
         }
       }

@@ -36,8 +36,9 @@ test("the tarball holds the build, its declarations and the README, and no tests
   expect(files).toContain("dist/index.d.ts");
   expect(files).toContain("dist/cli.js");
   expect(files).toContain("README.md");
+  expect(files).toContain("LICENSE");
   expect(files).toContain("package.json");
-  const unexpected = files.filter((/** @type {string} */ f) => !/^dist\/[\w.-]+\.(js|d\.ts)$/.test(f) && f !== "README.md" && f !== "package.json");
+  const unexpected = files.filter((/** @type {string} */ f) => !/^dist\/[\w.-]+\.(js|d\.ts)$/.test(f) && !["README.md", "LICENSE", "package.json"].includes(f));
   expect(unexpected).toEqual([]);
   // Every module ships with its declarations.
   const modules = files.filter((/** @type {string} */ f) => f.endsWith(".js"));

@@ -11,6 +11,7 @@ import {
   AdminGetDisputeCase,
   AdminListDisputeCases,
   AdminRespondToDispute,
+  DisputeCaseIdParam,
 } from "./admin/servicescan/cases/validators"
 import { listChargebacksQueryConfig, retrieveChargebackQueryConfig } from "./admin/servicescan/query-config"
 import {
@@ -21,13 +22,30 @@ import {
   AdminListChargebacks,
   AdminRecordChargeback,
   AdminSetChargebackOutcome,
+  ChargebackIdParam,
 } from "./admin/servicescan/validators"
 import { WebhookChargeback } from "./hooks/servicescan/chargebacks/validators"
 import { verifyServiceScanSignature } from "./hooks/servicescan/chargebacks/verify-signature"
 import { guardCartCompletion } from "./store/carts/guard-completion"
+import { boundServiceScanSessionData } from "./utils/bound-session-data"
+import { guardServiceScanRequest } from "./utils/request-guard"
+import { restrictEvidenceFields } from "./utils/restrict-evidence-fields"
+import { validateParams } from "./utils/validate-params"
+
+const chargebackId = validateParams({ id: ChargebackIdParam })
+const caseId = validateParams({ id: DisputeCaseIdParam })
 
 export default defineMiddlewares({
   routes: [
+    // At the root and without `methods`: registered before every other route
+    // layer, Medusa's included. It acts on /admin/servicescan and /hooks/servicescan only.
+    { matcher: "/", middlewares: [guardServiceScanRequest, restrictEvidenceFields] },
+    {
+      // Medusa's own route, bounded for this plugin's providers only (see the middleware).
+      matcher: /^\/store\/payment-collections\/[^/]+\/payment-sessions\/?$/,
+      methods: ["POST"],
+      middlewares: [boundServiceScanSessionData],
+    },
     {
       matcher: "/admin/servicescan/chargebacks",
       methods: ["GET"],
@@ -44,12 +62,13 @@ export default defineMiddlewares({
     {
       matcher: "/admin/servicescan/chargebacks/:id",
       methods: ["GET"],
-      middlewares: [validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig)],
+      middlewares: [chargebackId, validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig)],
     },
     {
       matcher: "/admin/servicescan/chargebacks/:id/scans",
       methods: ["POST"],
       middlewares: [
+        chargebackId,
         validateAndTransformBody(AdminAttachScanIds),
         validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig),
       ],
@@ -58,6 +77,7 @@ export default defineMiddlewares({
       matcher: "/admin/servicescan/chargebacks/:id/check",
       methods: ["POST"],
       middlewares: [
+        chargebackId,
         validateAndTransformBody(AdminCheckChargeback),
         validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig),
       ],
@@ -66,6 +86,7 @@ export default defineMiddlewares({
       matcher: "/admin/servicescan/chargebacks/:id/outcome",
       methods: ["POST"],
       middlewares: [
+        chargebackId,
         validateAndTransformBody(AdminSetChargebackOutcome),
         validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig),
       ],
@@ -83,12 +104,13 @@ export default defineMiddlewares({
     {
       matcher: "/admin/servicescan/cases/:id",
       methods: ["GET"],
-      middlewares: [validateAndTransformQuery(AdminGetDisputeCase, retrieveDisputeCaseQueryConfig)],
+      middlewares: [caseId, validateAndTransformQuery(AdminGetDisputeCase, retrieveDisputeCaseQueryConfig)],
     },
     {
       matcher: "/admin/servicescan/cases/:id/assign",
       methods: ["POST"],
       middlewares: [
+        caseId,
         validateAndTransformBody(AdminAssignDisputeCase),
         validateAndTransformQuery(AdminGetDisputeCase, retrieveDisputeCaseQueryConfig),
       ],
@@ -97,9 +119,15 @@ export default defineMiddlewares({
       matcher: "/admin/servicescan/chargebacks/:id/respond",
       methods: ["POST"],
       middlewares: [
+        chargebackId,
         validateAndTransformBody(AdminRespondToDispute),
         validateAndTransformQuery(AdminGetChargeback, retrieveChargebackQueryConfig),
       ],
+    },
+    {
+      matcher: "/admin/servicescan/chargebacks/:id/evidence-pack",
+      methods: ["GET"],
+      middlewares: [chargebackId],
     },
     {
       // Medusa's own route: a ServiceScan cart must not place an order with a

@@ -22,11 +22,13 @@ export type AttachScanIdsWorkflowInput = {
 export const attachScanIdsWorkflow = createWorkflow(
   "servicescan-attach-scan-ids",
   (input: WorkflowData<AttachScanIdsWorkflowInput>) => {
+    // Not `key`: the workflow SDK mistakes a resolved object with a `key`
+    // property for its own internal wrapper, and the lock step got no key at all.
     const lock = transform({ input }, ({ input }) => ({
-      key: `servicescan:chargeback-scans:${input.chargeback_id}`,
+      lock_key: `servicescan:chargeback-scans:${input.chargeback_id}`,
       ownerId: randomUUID(),
     }))
-    acquireLockStep({ key: lock.key, ownerId: lock.ownerId, timeout: 15, ttl: 120 })
+    acquireLockStep({ key: lock.lock_key, ownerId: lock.ownerId, timeout: 15, ttl: 120 })
 
     const { data: chargebacks } = useQueryGraphStep({
       entity: "chargeback",
@@ -62,7 +64,7 @@ export const attachScanIdsWorkflow = createWorkflow(
     const chargebackIds = transform({ input }, ({ input }) => [input.chargeback_id])
     refreshChargebackStatusesStep({ chargeback_ids: chargebackIds })
 
-    releaseLockStep({ key: lock.key, ownerId: lock.ownerId })
+    releaseLockStep({ key: lock.lock_key, ownerId: lock.ownerId })
     const result = transform({ proofRequest }, ({ proofRequest }) => ({ proof_request_id: proofRequest?.id ?? null }))
     return new WorkflowResponse(result)
   }

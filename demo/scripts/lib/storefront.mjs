@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process"
 import { appendFileSync, existsSync, readFileSync, readdirSync, statSync } from "node:fs"
 import { createServer } from "node:http"
 import { join } from "node:path"
-import { sendChargeback } from "./chargeback.mjs"
+import { handleDemoChargeback } from "./chargeback.mjs"
 import { DEMO_DIR, ROOT_DIR } from "./util.mjs"
 
 const WIDGET_DIR = join(ROOT_DIR, "storefront-widget")
@@ -67,10 +67,11 @@ export async function bundleStorefront() {
 }
 
 /**
- * @param {{ port: number, bundle: { js: string, map: string }, config: object, medusaInternalUrl: string }} options
+ * @param {{ port: number, bundle: { js: string, map: string }, config: object, medusaInternalUrl: string,
+ *           webhookSecret?: string }} options
  * @returns {Promise<{ close: () => Promise<void> }>}
  */
-export async function startStorefront({ port, bundle, config, medusaInternalUrl }) {
+export async function startStorefront({ port, bundle, config, medusaInternalUrl, webhookSecret }) {
   const css = readFileSync(join(DEMO_DIR, "storefront", "styles.css"), "utf8")
   // `<` is escaped so that no value can close the script element.
   const injected = `<script>window.__DEMO__ = ${JSON.stringify(config).replace(/</g, "\\u003c")};</script>`
@@ -87,32 +88,19 @@ export async function startStorefront({ port, bundle, config, medusaInternalUrl 
       if (req.method === "GET" && url.pathname === "/styles.css") return send(200, "text/css", css)
       if (req.method === "GET" && url.pathname === "/health") return send(200, "application/json", '{"ok":true}')
       if (req.method === "POST" && url.pathname === "/demo/chargeback") {
-        // Same-origin only: the page's fetch carries our own Origin.
-        const origin = req.headers.origin
-        if (origin && new URL(origin).port !== String(port)) return send(403, "application/json", '{"message":"Forbidden"}')
         let raw = ""
         for await (const chunk of req) {
           raw += chunk
           if (raw.length > 10_000) return send(413, "application/json", '{"message":"Too large"}')
         }
-        const body = JSON.parse(raw || "{}")
-        if (typeof body.order_id !== "string" || !/^order_[A-Za-z0-9]+$/.test(body.order_id)) {
-          return send(400, "application/json", '{"message":"order_id is required"}')
-        }
-        const result = await sendChargeback({
-          medusaUrl: medusaInternalUrl,
-          orderId: body.order_id,
-          amount: Number(body.amount) >= 0 ? body.amount : 0,
-          currencyCode: typeof body.currency_code === "string" ? body.currency_code : "usd",
-        })
-        if (result.status !== 200) {
-          return send(502, "application/json", JSON.stringify({ message: `The webhook answered ${result.status}: ${JSON.stringify(result.body)}` }))
-        }
-        return send(200, "application/json", JSON.stringify({ ...result.body, external_id: result.externalId }))
+        const answer = await handleDemoChargeback({ headers: req.headers, rawBody: raw, port, medusaUrl: medusaInternalUrl, secret: webhookSecret })
+        return send(answer.status, "application/json", JSON.stringify(answer.body))
       }
       send(404, "text/plain", "Not found")
     } catch (error) {
-      send(500, "application/json", JSON.stringify({ message: String(error?.message ?? error) }))
+      // Logged here; the page gets no internals.
+      console.error(`storefront: ${req.method} ${url.pathname} failed: ${error?.stack ?? error}`)
+      if (!res.headersSent) send(500, "application/json", '{"message":"The demo storefront failed; see its log"}')
     }
   })
   await new Promise((resolve, reject) => {

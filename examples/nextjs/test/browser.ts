@@ -1,16 +1,11 @@
-import { existsSync } from "node:fs"
+import type { Browser } from "playwright-core"
 
 /**
- * The Chromium the spec drives. Nothing downloads a browser: CHROMIUM_PATH, else Debian's.
- * (One function, so the repository's shared finder can replace it in one place.)
+ * The repository's one browser finder (scripts/chromium.cjs): CHROMIUM_PATH, else a system
+ * Chrome or Chromium, else the headless Chromium inside the @sparticuz/chromium devDependency,
+ * launched headless with the project's flags. Nothing downloads a browser.
  */
-export function findChromium(): string {
-  const path = process.env.CHROMIUM_PATH || "/usr/bin/chromium"
-  if (!existsSync(path)) {
-    throw new Error(`No Chromium at ${path}: set CHROMIUM_PATH, or install Debian's (apt-get install -y chromium)`)
-  }
-  return path
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const finder: { launchChromium: () => Promise<Browser> } = require("../../../scripts/chromium.cjs")
 
-/** Headless, as every real-browser spec of the project launches it. */
-export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+export const launchChromium = (): Promise<Browser> => finder.launchChromium()

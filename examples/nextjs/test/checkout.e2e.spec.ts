@@ -1,10 +1,10 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
+import { type Browser, type BrowserContext, type Page } from "playwright-core"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, type TestSandbox } from "../../../integration-tests/helpers/sandbox"
 import { seedStore, type SeededStore } from "../../../integration-tests/helpers/store"
-import { CHROMIUM_ARGS, findChromium } from "./browser"
+import { launchChromium } from "./browser"
 import { startNext, type NextServer } from "./next-server"
 
 /**
@@ -67,7 +67,7 @@ medusaIntegrationTestRunner({
         MEDUSA_PUBLISHABLE_KEY: store.publishableKey,
         SERVICESCAN_CLIENT_SCRIPT_URL: sandbox.clientScriptUrl,
       })
-      browser = await chromium.launch({ executablePath: findChromium(), headless: true, args: CHROMIUM_ARGS })
+      browser = await launchChromium()
     })
 
     afterAll(async () => {

@@ -15,7 +15,7 @@ const blocks = [...section.matchAll(/```tsx?\n(\/\/ (src\/\S+)\n[\s\S]*?)```/g)]
 describe("the widget README's Next.js section", () => {
   it("points to the example", () => {
     expect(start).toBeGreaterThan(-1)
-    expect(section).toContain("(../examples/nextjs/README.md)")
+    expect(section).toContain("(https://github.com/servicescan/medusa-plugin-servicescan/tree/main/examples/nextjs#readme)")
   })
 
   it("shows the payment component and the completion action", () => {

@@ -30,6 +30,8 @@ let api: FetchMock
 beforeEach(() => {
   api = mockFetch()
   api.on("GET", HEALTH, { body: healthy })
+  // The Unmatched cases tab's count (specs of that view: unmatched-cases.unit.spec.tsx).
+  api.on("GET", "/admin/servicescan/cases", { body: list([]) })
 })
 afterEach(() => {
   api.restore()

@@ -113,3 +113,33 @@ it("shows the server's message when the health check fails", async () => {
   expect(alert).toHaveTextContent("Unauthorized")
   await waitFor(() => expect(api.callsTo("GET", HEALTH)).toHaveLength(1))
 })
+
+describe("the processor's chargeback API", () => {
+  it("names the configured dispute gateway and the auto-respond policy in plain words", async () => {
+    api.on("GET", HEALTH, { body: health({ dispute_gateway: { name: "worldpay" }, auto_respond: "represent-valid-accept-invalid" }) })
+    renderAdmin(<ServiceScanSettingsPage />)
+    await screen.findByText("Reachable")
+    expect(screen.getByText("Dispute gateway").nextElementSibling).toHaveTextContent("Worldpay")
+    expect(screen.getByText("Automatic answers").nextElementSibling).toHaveTextContent(
+      "Sends the evidence when a scan is worth disputing, accepts liability when every scan is likely true fraud"
+    )
+  })
+
+  it("says when no dispute gateway is configured, and what that means", async () => {
+    api.on("GET", HEALTH, { body: health({ dispute_gateway: null, auto_respond: "off" }) })
+    renderAdmin(<ServiceScanSettingsPage />)
+    await screen.findByText("Reachable")
+    const row = screen.getByText("Dispute gateway").nextElementSibling
+    expect(row).toHaveTextContent("Not configured")
+    expect(row).toHaveTextContent("Chargeback cases are not imported from the processor, and answers are not sent to it.")
+    expect(screen.getByText("Automatic answers").nextElementSibling).toHaveTextContent("Off: an admin answers each case")
+  })
+
+  it("leaves both out when the backend does not report them", async () => {
+    api.on("GET", HEALTH, { body: health() })
+    renderAdmin(<ServiceScanSettingsPage />)
+    await screen.findByText("Reachable")
+    expect(screen.queryByText("Dispute gateway")).not.toBeInTheDocument()
+    expect(screen.queryByText("Automatic answers")).not.toBeInTheDocument()
+  })
+})

@@ -1,14 +1,16 @@
 import { ArrowPath, ArrowUpRightOnBox, CheckCircle, PaperClip, XCircle, XMark } from "@medusajs/icons"
 import { Button, Container, Heading, Text, toast, usePrompt } from "@medusajs/ui"
-import { useState, type ReactNode } from "react"
+import { useState } from "react"
 import { Link } from "react-router-dom"
 import { errorMessage } from "../lib/errors"
-import { chargebackStatusLabel, formatDateTime, formatMoney, humanize } from "../lib/format"
+import { chargebackStatusLabel, formatDateTime, formatMoney, gatewayDisplayName, humanize } from "../lib/format"
 import { useCheckChargeback, useSetChargebackOutcome, type CheckSummary } from "../lib/queries"
 import type { Chargeback, ChargebackOutcome } from "../lib/types"
 import { ActionMenu } from "./action-menu"
 import { AttachScansDrawer } from "./attach-scans-drawer"
+import { DisputeCasePanel } from "./dispute-case-panel"
 import { DueDate } from "./due-date"
+import { Fact } from "./fact"
 import { ProofRequestBlock } from "./proof-request"
 import { EmptyState } from "./states"
 import { ChargebackStatusBadge } from "./status-badges"
@@ -173,7 +175,11 @@ export const ChargebackSection = ({
         </Fact>
         <Fact label="Recorded">
           {formatDateTime(chargeback.created_at)}
-          {chargeback.source ? ` · ${humanize(chargeback.source)}` : ""}
+          {chargeback.source === "processor"
+            ? ` · imported from ${gatewayDisplayName(chargeback.dispute_case?.gateway)}`
+            : chargeback.source
+              ? ` · ${humanize(chargeback.source)}`
+              : ""}
         </Fact>
         {showOrderLink && (
           <Fact label="Order">
@@ -193,6 +199,14 @@ export const ChargebackSection = ({
           </Fact>
         )}
       </dl>
+
+      {chargeback.dispute_case && (
+        <DisputeCasePanel
+          chargeback={chargeback}
+          disputeCase={chargeback.dispute_case}
+          headingLevel={headingLevel === "h1" ? "h2" : "h3"}
+        />
+      )}
 
       {proofRequests.length > 0 ? (
         proofRequests.map((pr) => <ProofRequestBlock key={pr.id} proofRequest={pr} />)
@@ -217,18 +231,3 @@ export const ChargebackSection = ({
     </Container>
   )
 }
-
-const Fact = ({ label, children }: { label: string; children: ReactNode }) => (
-  <div className="flex flex-col gap-y-0.5">
-    <dt>
-      <Text size="xsmall" leading="compact" className="text-ui-fg-muted">
-        {label}
-      </Text>
-    </dt>
-    <dd>
-      <Text as="div" size="small" leading="compact">
-        {children}
-      </Text>
-    </dd>
-  </div>
-)

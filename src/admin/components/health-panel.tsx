@@ -1,7 +1,7 @@
 import { ArrowPath } from "@medusajs/icons"
 import { Alert, Button, Container, Heading, StatusBadge, Text } from "@medusajs/ui"
 import type { ReactNode } from "react"
-import { formatDateTime, formatEvery, formatRelative, humanize } from "../lib/format"
+import { autoRespondLabel, formatDateTime, formatEvery, formatRelative, gatewayDisplayName, humanize } from "../lib/format"
 import { configurationAdvice } from "../lib/health"
 import { useServiceHealth } from "../lib/queries"
 import type { ServiceHealth } from "../lib/types"
@@ -42,6 +42,27 @@ const KeysSection = ({ health }: { health: ServiceHealth }) => (
       <Row label="Disputes API">
         <Text size="small" leading="compact" className="truncate font-mono" title={health.base_url}>
           {health.base_url}
+        </Text>
+      </Row>
+    )}
+    {health.dispute_gateway !== undefined && (
+      <Row label="Dispute gateway">
+        {health.dispute_gateway ? (
+          <StatusBadge color="green">{gatewayDisplayName(health.dispute_gateway.name)}</StatusBadge>
+        ) : (
+          <>
+            <StatusBadge color="grey">Not configured</StatusBadge>
+            <Text size="small" leading="compact">
+              Chargeback cases are not imported from the processor, and answers are not sent to it.
+            </Text>
+          </>
+        )}
+      </Row>
+    )}
+    {health.auto_respond !== null && (
+      <Row label="Automatic answers">
+        <Text size="small" leading="compact">
+          {autoRespondLabel(health.auto_respond)}
         </Text>
       </Row>
     )}

@@ -1,7 +1,7 @@
 // Import-free by design (see its header): the admin bundle shares the payment
 // provider's ISO 4217 table instead of trusting the browser's CLDR data.
 import { currencyExponent } from "../../utils/currency-exponents"
-import type { ChargebackStatus, ProofRequestStatus } from "./types"
+import type { ChargebackStatus, DisputeCaseOutcome, DisputeResponseStatus, ProofRequestStatus } from "./types"
 
 /** The badge colours `@medusajs/ui` offers (StatusBadge and Badge share them). */
 export type BadgeColor = "green" | "red" | "blue" | "orange" | "grey" | "purple"
@@ -247,4 +247,225 @@ export function humanize(value: string): string {
 /** A long id shortened for tables; the full value stays in `title`/copy buttons. */
 export function shortId(id: string, keep = 8): string {
   return id.length > keep + 1 ? `${id.slice(0, keep)}…` : id
+}
+
+// ---------------------------------------------------------------------------
+// Processor cases (Worldpay's chargeback cases)
+// ---------------------------------------------------------------------------
+
+/**
+ * Today as `YYYY-MM-DD` in UTC: the day the backend compares a case's
+ * reply-by day with before it sends anything (so the buttons here agree with
+ * what the server will accept, whatever the admin's time zone).
+ */
+export function todayUtc(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10)
+}
+
+const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/
+
+function dayToUtc(day: string): number | null {
+  const match = DAY_PATTERN.exec(day)
+  if (!match) {
+    return null
+  }
+  const time = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))
+  return Number.isNaN(time) ? null : time
+}
+
+/**
+ * A processor's calendar day (`YYYY-MM-DD`), e.g. "10 Mar 2025". Formatted in
+ * UTC: `new Date("2025-03-10")` is midnight UTC, which a browser west of
+ * Greenwich would otherwise show as 9 March.
+ */
+export function formatDay(day: string | null | undefined, locale?: string): string {
+  const time = day ? dayToUtc(day) : null
+  return time === null ? (day ?? "–") || "–" : new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(time)
+}
+
+/** Whole days from `from` to `to`, both `YYYY-MM-DD`; null when either is not a day. */
+export function daysBetween(from: string, to: string): number | null {
+  const a = dayToUtc(from)
+  const b = dayToUtc(to)
+  return a === null || b === null ? null : Math.round((b - a) / DAY_MS)
+}
+
+export type ReplyByView = { label: string; color: BadgeColor; days: number }
+
+/**
+ * The countdown to a case's reply-by day: "3 days left", "1 day left", "due
+ * today", "passed". The day itself is still open (the backend refuses only
+ * after it), so "due today" is the last chance, not too late.
+ */
+export function replyByCountdown(replyBy: string | null | undefined, today: string = todayUtc()): ReplyByView | null {
+  const days = replyBy ? daysBetween(today, replyBy) : null
+  if (days === null) {
+    return null
+  }
+  if (days < 0) {
+    return { label: "passed", color: "red", days }
+  }
+  if (days === 0) {
+    return { label: "due today", color: "red", days }
+  }
+  return { label: days === 1 ? "1 day left" : `${days} days left`, color: days <= DUE_SOON_DAYS ? "orange" : "grey", days }
+}
+
+/** "worldpay" → "Worldpay": the processor named as a merchant knows it. */
+export function gatewayDisplayName(gateway: string | null | undefined): string {
+  const name = (gateway ?? "").trim()
+  if (!name) {
+    return "the processor"
+  }
+  return name.charAt(0).toUpperCase() + name.slice(1)
+}
+
+const RESPONSE_STATUS_LABELS: Record<DisputeResponseStatus, Label> = {
+  none: { label: "Not answered", color: "grey", description: "Nothing was sent to the processor yet." },
+  representing: {
+    label: "Sending evidence",
+    color: "blue",
+    description: "The evidence pack is being uploaded to the case and the chargeback represented.",
+  },
+  represented: {
+    label: "Evidence sent",
+    color: "green",
+    description: "The evidence pack is on the case and the chargeback was represented; the card network decides next.",
+  },
+  accepting: { label: "Accepting liability", color: "blue", description: "The acceptance is being sent to the processor." },
+  liability_accepted: {
+    label: "Liability accepted",
+    color: "orange",
+    description: "The chargeback was accepted: the disputed amount stays with the cardholder.",
+  },
+  expired: {
+    label: "Expired",
+    color: "red",
+    description: "The reply-by day passed without an answer; the processor takes nothing more on this case.",
+  },
+}
+
+/** Our answer to a case, in plain words. */
+export function responseStatusLabel(status: string): Label {
+  return statusLabel(RESPONSE_STATUS_LABELS, status)
+}
+
+/** The card network's decision on a case. */
+export function caseOutcomeLabel(outcome: DisputeCaseOutcome | string | null | undefined): Label {
+  if (outcome === "won") {
+    return { label: "Won", color: "green", description: "Decided in your favour: the money comes back." }
+  }
+  if (outcome === "lost") {
+    return { label: "Lost", color: "red", description: "Decided for the cardholder." }
+  }
+  return outcome
+    ? { label: humanize(outcome), color: "grey", description: "" }
+    : { label: "Not decided yet", color: "grey", description: "The card network has not decided." }
+}
+
+/**
+ * Worldpay's activity types in a merchant's words. The processor's own term
+ * stays visible next to it (it is what its portal and support use); a type
+ * not listed here is shown as the processor wrote it.
+ */
+const ACTIVITY_LABELS: Record<string, string> = {
+  "assign to merchant": "Chargeback assigned to you",
+  "merchant represent": "Evidence sent: chargeback represented",
+  "merchant respond": "Response sent",
+  "merchant accepts liability": "Liability accepted",
+  "merchant requests arbitration": "Arbitration requested",
+  "assign to user": "Assigned to a user",
+  "add note": "Note added",
+  "case won": "Won: decided in your favour",
+  "case lost": "Lost: decided for the cardholder",
+  "reply period expired": "Reply period expired without an answer",
+}
+
+export function activityTypeLabel(type: string): string {
+  const key = type.trim().replace(/\s+/g, " ").toLowerCase()
+  return ACTIVITY_LABELS[key] ?? (type.trim() || "Activity")
+}
+
+/** Final queues: the case is closed at the processor, whoever bears the loss. */
+const QUEUE_LABELS: Record<string, string> = {
+  "merchant assumed": "Closed: the chargeback stands against you",
+  "network assumed": "Closed: the card network bears it",
+}
+
+/** Whose move it is, in plain words, with the processor's own queue name beside it. */
+export function queueView(
+  queue: string | null | undefined,
+  awaitingMerchant: boolean,
+  gateway: string | null | undefined
+): { label: string; processorQueue: string | null } {
+  const processorQueue = queue?.trim() || null
+  if (awaitingMerchant) {
+    return { label: "Waiting for you", processorQueue }
+  }
+  const final = processorQueue ? QUEUE_LABELS[processorQueue.toLowerCase()] : undefined
+  if (final) {
+    return { label: final, processorQueue }
+  }
+  return { label: processorQueue ? `With ${gatewayDisplayName(gateway)}` : "Unknown", processorQueue }
+}
+
+const CARD_TYPES: Record<string, string> = { VI: "Visa", MC: "Mastercard", AX: "American Express", DI: "Discover" }
+
+/** "Visa •••• 0123" from cnpAPI's card type code and the last four digits. */
+export function cardLabel(type: string | null | undefined, last4: string | null | undefined): string {
+  const brand = type ? (CARD_TYPES[type.toUpperCase()] ?? type) : null
+  return [brand, last4 ? `•••• ${last4}` : null].filter(Boolean).join(" ") || "–"
+}
+
+/**
+ * An integer amount in the currency's minor unit as a decimal string in major
+ * units ("1999", USD → "19.99"), by moving the decimal point in the digits:
+ * exact, with no float division.
+ */
+export function minorToMajor(minor: number | string, currencyCode: string): string | null {
+  const text = typeof minor === "number" ? (Number.isSafeInteger(minor) ? String(minor) : "") : minor.trim()
+  const match = /^(-?)(\d+)$/.exec(text)
+  if (!match) {
+    return null
+  }
+  const decimals = currencyDecimals(currencyCode)
+  if (decimals === 0) {
+    return `${match[1]}${match[2]}`
+  }
+  const digits = match[2].padStart(decimals + 1, "0")
+  return `${match[1]}${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`
+}
+
+/** A minor-unit amount with its currency, through the same formatting as every other amount. */
+export function formatMinorMoney(minor: number | string, currencyCode: string, locale?: string): string {
+  const major = minorToMajor(minor, currencyCode)
+  return major === null ? "–" : formatMoney(major, currencyCode, locale)
+}
+
+/** "412 KB", "1.8 MB": a file's size the way a download dialog says it. */
+export function formatBytes(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes < 0) {
+    return "–"
+  }
+  if (bytes < 1024) {
+    return `${bytes} B`
+  }
+  if (bytes < 1024 * 1024) {
+    return `${Math.round(bytes / 1024)} KB`
+  }
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+}
+
+/** The auto-respond policy in plain words. */
+export function autoRespondLabel(policy: string | null | undefined): string {
+  switch (policy) {
+    case "off":
+      return "Off: an admin answers each case"
+    case "represent-valid":
+      return "Sends the evidence when a scan is worth disputing; an admin decides the rest"
+    case "represent-valid-accept-invalid":
+      return "Sends the evidence when a scan is worth disputing, accepts liability when every scan is likely true fraud"
+    default:
+      return policy ? humanize(policy) : "–"
+  }
 }

@@ -113,7 +113,24 @@ export function normalizeHealth(raw: unknown): ServiceHealth {
     polling_stopped: first(bool(queue.stopped), configuration_error ? true : null),
     poll_interval_ms: first(num(queue.interval_ms), num(body.poll_interval_ms), num(settings.poll_interval_ms)),
     archive_images: first(bool(body.archive_images), bool(settings.archive_images)),
+    dispute_gateway: disputeGateway("dispute_gateway" in body ? body.dispute_gateway : settings.dispute_gateway, "dispute_gateway" in body || "dispute_gateway" in settings),
+    auto_respond: first(str(body.auto_respond), str(settings.auto_respond)),
   }
+}
+
+/**
+ * `{ name }` of the configured dispute gateway, `null` when the backend says
+ * none is configured, `undefined` when it does not say. Only the name is
+ * kept: the gateway's URL and credentials have no business in a page.
+ */
+function disputeGateway(value: unknown, reported: boolean): { name: string } | null | undefined {
+  if (isObject(value)) {
+    return { name: str(value.name) ?? "custom" }
+  }
+  if (typeof value === "string" && value.trim()) {
+    return { name: value }
+  }
+  return reported ? null : undefined
 }
 
 /** What a merchant can do about a configuration error, by the status the service answered. */

@@ -6,13 +6,17 @@ import {
   type UseMutationOptions,
   type UseQueryOptions,
 } from "@tanstack/react-query"
-import { EVIDENCE_FIELDS } from "../../api/admin/servicescan/query-config"
+import { CHARGEBACK_CASE_FIELDS, EVIDENCE_FIELDS } from "../../api/admin/servicescan/query-config"
 import { backendPath, sdk } from "./sdk"
 import { normalizeHealth } from "./health"
 import type {
+  CaseImportReport,
   Chargeback,
   ChargebackListQuery,
   ChargebackOutcome,
+  DisputeAction,
+  DisputeCase,
+  DisputeCaseListQuery,
   ListResponse,
   RecordChargebackInput,
   ServiceHealth,
@@ -30,11 +34,16 @@ export const servicescanKeys = {
   chargebackLists: () => [...servicescanKeys.chargebacks(), "list"] as const,
   chargebackList: (query: ChargebackListQuery) => [...servicescanKeys.chargebackLists(), query] as const,
   chargeback: (id: string) => [...servicescanKeys.chargebacks(), "detail", id] as const,
+  cases: () => [...servicescanKeys.all, "cases"] as const,
+  caseList: (query: DisputeCaseListQuery) => [...servicescanKeys.cases(), "list", query] as const,
   health: () => [...servicescanKeys.all, "health"] as const,
 }
 
+/** The processor's case behind each chargeback (null when there is none), beside the server's defaults. */
+const CASE_FIELDS_PARAM = CHARGEBACK_CASE_FIELDS.map((field) => `+${field}`).join(",")
+
 // `+` adds the evidence fields to the server's defaults instead of replacing them.
-const EVIDENCE_FIELDS_PARAM = EVIDENCE_FIELDS.map((field) => `+${field}`).join(",")
+const EVIDENCE_FIELDS_PARAM = [...EVIDENCE_FIELDS.map((field) => `+${field}`), CASE_FIELDS_PARAM].join(",")
 
 /** The list's evidence summary needs only verdicts, not the whole evidence. */
 const SUMMARY_FIELDS_PARAM = ["proof_requests.id", "proof_requests.status", "proof_requests.scans.ground_truth"]
@@ -132,11 +141,16 @@ export function useChargebacks(
   })
 }
 
-/** One chargeback with its evidence (the detail endpoint includes it by default). */
+/** One chargeback with its evidence (the detail endpoint includes it by default) and its processor case. */
 export function useChargeback(id: string, options: QueryOptions<Chargeback> = {}) {
   return useQuery({
     queryKey: servicescanKeys.chargeback(id),
-    queryFn: async () => (await sdk.client.fetch<ChargebackResponse>(`${API}/chargebacks/${id}`)).chargeback,
+    queryFn: async () =>
+      (
+        await sdk.client.fetch<ChargebackResponse>(`${API}/chargebacks/${encodeURIComponent(id)}`, {
+          query: { fields: CASE_FIELDS_PARAM },
+        })
+      ).chargeback,
     ...options,
   })
 }
@@ -157,6 +171,39 @@ export function useServiceHealth(options: QueryOptions<ServiceHealth> = {}) {
   })
 }
 
+/** The query string of a case list; empty filters are left out, as for chargebacks. */
+export function caseListParams(query: DisputeCaseListQuery): Record<string, string | number> {
+  const params: Record<string, string | number> = {}
+  if (query.status) {
+    params.status = query.status
+  }
+  const q = query.q?.trim()
+  if (q) {
+    params.q = q
+  }
+  params.offset = query.offset ?? 0
+  params.limit = query.limit ?? 20
+  return params
+}
+
+/** A page of the processor's cases; `{ status: "unmatched" }` is the admin's to-do list. */
+export function useDisputeCases(query: DisputeCaseListQuery, options: QueryOptions<ListResponse<DisputeCase>> = {}) {
+  return useQuery({
+    queryKey: servicescanKeys.caseList(query),
+    queryFn: () => sdk.client.fetch<ListResponse<DisputeCase>>(`${API}/cases`, { query: caseListParams(query) }),
+    placeholderData: keepPreviousData,
+    ...options,
+  })
+}
+
+/**
+ * The evidence pack's URL: generated on demand, answered as a PDF attachment,
+ * authenticated by the admin's session cookie like the image proxy.
+ */
+export function evidencePackUrl(chargebackId: string): string {
+  return backendPath(`${API}/chargebacks/${encodeURIComponent(chargebackId)}/evidence-pack`)
+}
+
 type MutationOptions<TData, TVariables> = Omit<UseMutationOptions<TData, Error, TVariables>, "mutationFn">
 
 /**
@@ -173,8 +220,11 @@ function useInvalidateChargebacks() {
     // timeout), and a mutation's button spins until its onSuccess settles,
     // worst exactly when the service is down. The count updates when it arrives.
     void queryClient.invalidateQueries({ queryKey: servicescanKeys.health() })
-    // Awaited: the chargeback views are what the admin looks at next.
-    await queryClient.invalidateQueries({ queryKey: servicescanKeys.chargebacks() })
+    // Awaited: the chargeback views (and the cases behind them) are what the admin looks at next.
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: servicescanKeys.chargebacks() }),
+      queryClient.invalidateQueries({ queryKey: servicescanKeys.cases() }),
+    ])
   }
 }
 
@@ -244,6 +294,61 @@ export function useSetChargebackOutcome(
         method: "POST",
         body: { outcome },
       }),
+    ...options,
+    onSuccess: async (data, variables, context) => {
+      await invalidate()
+      await options.onSuccess?.(data, variables, context)
+    },
+  })
+}
+
+export type RespondResult = { chargeback: Chargeback; dispute_case: DisputeCase }
+
+/**
+ * "Send evidence" (`represent`: the evidence pack goes up to the case, then
+ * the representment) or "Accept liability". The views refetch afterwards, so
+ * the case's timeline shows the processor's new activity.
+ */
+export function useRespondToDispute(chargebackId: string, options: MutationOptions<RespondResult, DisputeAction> = {}) {
+  const invalidate = useInvalidateChargebacks()
+  return useMutation({
+    mutationFn: (action: DisputeAction) =>
+      sdk.client.fetch<RespondResult>(`${API}/chargebacks/${encodeURIComponent(chargebackId)}/respond`, {
+        method: "POST",
+        body: { action },
+      }),
+    ...options,
+    onSuccess: async (data, variables, context) => {
+      await invalidate()
+      await options.onSuccess?.(data, variables, context)
+    },
+  })
+}
+
+export type AssignCaseResult = { dispute_case: DisputeCase; chargeback_id: string }
+
+/** An unmatched case belongs to this order: its chargeback is recorded there and evidence collection starts. */
+export function useAssignDisputeCase(caseId: string, options: MutationOptions<AssignCaseResult, string> = {}) {
+  const invalidate = useInvalidateChargebacks()
+  return useMutation({
+    mutationFn: (orderId: string) =>
+      sdk.client.fetch<AssignCaseResult>(`${API}/cases/${encodeURIComponent(caseId)}/assign`, {
+        method: "POST",
+        body: { order_id: orderId },
+      }),
+    ...options,
+    onSuccess: async (data, variables, context) => {
+      await invalidate()
+      await options.onSuccess?.(data, variables, context)
+    },
+  })
+}
+
+/** "Import now": the case import job's run, outside its schedule. */
+export function useImportDisputeCases(options: MutationOptions<{ import: CaseImportReport }, void> = {}) {
+  const invalidate = useInvalidateChargebacks()
+  return useMutation({
+    mutationFn: () => sdk.client.fetch<{ import: CaseImportReport }>(`${API}/cases/import`, { method: "POST", body: {} }),
     ...options,
     onSuccess: async (data, variables, context) => {
       await invalidate()

@@ -8,10 +8,31 @@
 
 // The statuses are the module's own lists (an import-free file), so the UI
 // cannot drift from what the backend stores; see there for what each means.
-import type { ChargebackOutcome, ChargebackStatus, ProofRequestStatus } from "../../modules/servicescan/types"
+import type {
+  AutoRespondPolicy,
+  ChargebackOutcome,
+  ChargebackStatus,
+  DisputeCaseOutcome,
+  DisputeCaseStatus,
+  DisputeResponseStatus,
+  ProofRequestStatus,
+} from "../../modules/servicescan/types"
 
-export { CHARGEBACK_OUTCOMES, CHARGEBACK_STATUSES } from "../../modules/servicescan/types"
-export type { ChargebackOutcome, ChargebackStatus, ProofRequestStatus }
+export {
+  AUTO_RESPOND_POLICIES,
+  CHARGEBACK_OUTCOMES,
+  CHARGEBACK_STATUSES,
+  DISPUTE_RESPONSE_STATUSES,
+} from "../../modules/servicescan/types"
+export type {
+  AutoRespondPolicy,
+  ChargebackOutcome,
+  ChargebackStatus,
+  DisputeCaseOutcome,
+  DisputeCaseStatus,
+  DisputeResponseStatus,
+  ProofRequestStatus,
+}
 
 /**
  * The verdict on one scan. The backend stores the real service's `fraud` as
@@ -65,6 +86,96 @@ export type Chargeback = {
   created_at?: string
   updated_at?: string
   proof_requests?: ProofRequest[]
+  /** The processor's case behind the chargeback, when asked for (`+dispute_case.<field>`, each field named: a relation wildcard is refused); null when there is none. */
+  dispute_case?: DisputeCase | null
+}
+
+/**
+ * A chargeback case as the processor publishes it (Worldpay's eComm
+ * Chargeback API), with our answer to it. See the model
+ * (modules/servicescan/models/dispute-case.ts) for what each field means.
+ */
+export type DisputeCase = {
+  id: string
+  /** The dispute gateway's name, e.g. `worldpay`. */
+  gateway: string
+  case_id: string
+  status: DisputeCaseStatus | string
+  /** Why the case matched no order (or how it was matched), in an admin's words. */
+  match_note: string | null
+  chargeback_id: string | null
+  order_id: string | null
+  /** Major units; a string when the backend serialises a BigNumber. */
+  amount: number | string
+  currency_code: string
+  cycle: string | null
+  reason_code: string | null
+  reason_description: string | null
+  /** Whose move it is, in the processor's words ("Merchant", "Vantiv", "Merchant Assumed", …). */
+  queue: string | null
+  awaiting_merchant: boolean
+  /** `YYYY-MM-DD`: the processor's last day to answer. */
+  reply_by: string | null
+  issued_on: string | null
+  processor_transaction_id: string | null
+  processor_order_id: string | null
+  card_last4: string | null
+  card_type: string | null
+  acquirer_reference_number: string | null
+  /** Newest first. */
+  activities: { items?: DisputeActivity[] | null } | null
+  last_activity_on: string | null
+  response_status: DisputeResponseStatus | string
+  document_id: string | null
+  document_uploaded_at: string | null
+  represented_at: string | null
+  liability_accepted_at: string | null
+  response_error: string | null
+  outcome: DisputeCaseOutcome | null
+  pack_bytes: number | null
+  pack_generated_at: string | null
+  pack_downscaled: boolean | null
+  created_at?: string
+  updated_at?: string
+}
+
+export type DisputeCaseListQuery = {
+  status?: DisputeCaseStatus
+  q?: string
+  offset?: number
+  limit?: number
+}
+
+/** What "Import now" did (`POST /admin/servicescan/cases/import`). */
+export type CaseImportReport = {
+  days?: string[]
+  cases: number
+  new_cases: number
+  matched: number
+  unmatched: number
+  chargebacks_recorded: number
+  /** One line per case that could not be imported. */
+  errors?: string[]
+}
+
+export type DisputeAction = "represent" | "accept"
+
+/**
+ * One activity on a processor case, as the dispute gateway reads it
+ * (`DisputeActivity` in modules/servicescan/gateways/types.ts, a file the
+ * admin does not import: it holds server classes).
+ */
+export type DisputeActivity = {
+  /** `YYYY-MM-DD`. */
+  date: string
+  /** The processor's own words, e.g. Worldpay's "Merchant Represent", "Case Won". */
+  type: string
+  fromQueue?: string | null
+  toQueue?: string | null
+  /** Minor units, when the activity moved money. */
+  settlementAmountMinor?: number | null
+  settlementCurrencyCode?: string | null
+  notes?: string | null
 }
 
 export type ListResponse<T> = {
@@ -113,4 +224,11 @@ export type ServiceHealth = {
   configuration_error: { status: number | null; message: string; at: string | null } | null
   poll_interval_ms: number | null
   archive_images: boolean | null
+  /**
+   * The processor's chargeback API: `{ name }` when configured, `null` when
+   * not, `undefined` when the backend does not say (an older version).
+   */
+  dispute_gateway: { name: string } | null | undefined
+  /** The module's `autoRespond` policy, when the backend reports it. */
+  auto_respond: AutoRespondPolicy | string | null
 }

@@ -1,15 +1,9 @@
+import { isUuidV4 } from "../../lib/uuid"
 import { currencyDecimals } from "./format"
 
-/**
- * A UUID of version 4 with the RFC 4122 variant, the only scan id shape the
- * service accepts (a single bad id makes it refuse the whole proof request,
- * so we catch it before the request leaves the browser; the server checks too).
- */
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
-
-export function isUuidV4(value: string): boolean {
-  return UUID_V4.test(value)
-}
+// Checked before a request leaves the browser too: one bad scan id makes the service refuse the
+// whole proof request (the server checks again).
+export { isUuidV4 }
 
 export type ScanIdParse = {
   /** Well-formed ids, lower-cased, without repeats, in input order. */
@@ -158,4 +152,24 @@ export function normalizeAmount(text: string): string {
 export function endOfLocalDay(date: string): string {
   const [year, month, day] = date.split("-").map(Number)
   return new Date(year, month - 1, day, 23, 59, 59, 999).toISOString()
+}
+
+/**
+ * An order id typed by an admin (assigning a processor case to an order).
+ * Medusa's order ids are `order_` and a ULID; the order's display number
+ * ("#1042"), which is what the order list shows, is the likely mistake, so it
+ * gets its own message. The server checks that the order exists.
+ */
+export function validateOrderId(value: string): string | null {
+  const id = value.trim()
+  if (!id) {
+    return "Enter the order's id (order_…)."
+  }
+  if (/^#?\d+$/.test(id)) {
+    return `"${id}" looks like the order's display number. Enter its id instead: open the order, and copy the id (order_…) from the address bar.`
+  }
+  if (!/^order_[0-9A-Za-z]+$/.test(id)) {
+    return `"${id}" is not an order id. Order ids start with order_, like order_01JABCDEFGHJKMNPQRSTVWXYZ0.`
+  }
+  return null
 }

@@ -105,7 +105,7 @@ export async function buildEvidencePack(input: EvidencePackInput, options: Evide
       }
       const reduced = await reducer.fit(source, allowance)
       if (!reduced.atMinimum) allAtMinimum = false
-      images.set(source.scanId, reduced.image ?? asGiven(source))
+      images.set(source.scanId, reduced.image ?? reduced.problem ?? asGiven(source))
     }
     const rendered = await render(images)
     smallest = Math.min(smallest, rendered.pdf.byteLength)
@@ -117,7 +117,10 @@ export async function buildEvidencePack(input: EvidencePackInput, options: Evide
   // Last resort before giving up: every image at the smallest step.
   if (sources.length > 0) {
     const images = new Map<string, ReadyImage | ImageProblem>(problems)
-    for (const source of sources) images.set(source.scanId, (await reducer.fit(source, 0)).image ?? asGiven(source))
+    for (const source of sources) {
+      const reduced = await reducer.fit(source, 0)
+      images.set(source.scanId, reduced.image ?? reduced.problem ?? asGiven(source))
+    }
     const rendered = await render(images)
     smallest = Math.min(smallest, rendered.pdf.byteLength)
     if (rendered.pdf.byteLength <= maxBytes) return result(rendered, given)
@@ -218,7 +221,18 @@ class Reducer {
    * `QUALITY_FACTOR`) picks the first to try, each result re-anchors the
    * estimate, and the step above a fitting one is tried only when it is likely to fit.
    */
-  async fit(source: Source, allowance: number): Promise<{ image: ReadyImage | null; atMinimum: boolean }> {
+  async fit(source: Source, allowance: number): Promise<{ image: ReadyImage | null; atMinimum: boolean; problem?: ImageProblem }> {
+    try {
+      return await this.search(source, allowance)
+    } catch (error) {
+      if (!(error instanceof UnreadableImageError)) throw error
+      // Its header was sound (it embeds as it is) but its data is not: it cannot be
+      // made smaller, so it gives way to the rest of the pack, and the pack says why.
+      return { image: null, atMinimum: true, problem: { status: "problem", problem: `${error.message}, so it could not be reduced to fit` } }
+    }
+  }
+
+  private async search(source: Source, allowance: number): Promise<{ image: ReadyImage | null; atMinimum: boolean }> {
     const last = REDUCTION_LEVELS.length - 1
     const weight = (level: number) => {
       const size = targetSize(source.info.width, source.info.height, REDUCTION_LEVELS[level].maxEdge)

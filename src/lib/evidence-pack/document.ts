@@ -40,6 +40,8 @@ export type RenderContext = {
 const PRODUCER = "medusa-plugin-servicescan"
 /** Points; small enough for two scans to a page, while the embedded pixels keep every detail for zooming. */
 const IMAGE_MAX_HEIGHT = 250
+/** What a level-2 heading takes (see `PackWriter.heading`). */
+const SUBHEADING_HEIGHT = 6 + 11 * 1.3 + 3
 
 /** Worldpay's method codes (cnpAPI `<type>`), spelled out for a reader outside the processor. */
 const CARD_TYPES: Record<string, string> = {
@@ -82,7 +84,7 @@ export async function renderPack(input: EvidencePackInput, context: RenderContex
   orderSection(writer, input)
   paymentSection(writer, input)
   verificationSection(writer, input)
-  await imagesSection(writer, input, context, valid, invalid)
+  await imagesSection(writer, context, valid, invalid)
 
   writer.finish(
     `${merchant ? `${merchant} - ` : ""}Evidence for ${gateway} chargeback case ${caseId}`,
@@ -312,9 +314,10 @@ function verificationSection(writer: PackWriter, input: EvidencePackInput): void
     }
     writer.table(
       [
-        { header: "Scan id", share: 0.36 },
-        { header: "Scanned at checkout of", share: 0.18 },
-        { header: "Verdict", share: 0.46 },
+        // Wide enough for a UUID on one line on A4 as on letter: an id split in two is easy to misread.
+        { header: "Scan id", share: 0.4 },
+        { header: "Scanned at checkout of", share: 0.17 },
+        { header: "Verdict", share: 0.43 },
       ],
       request.scans.map((scan) => [
         scan.scanId,
@@ -347,64 +350,71 @@ function verdictLine(scan: EvidencePackScan): string {
 
 async function imagesSection(
   writer: PackWriter,
-  input: EvidencePackInput,
   context: RenderContext,
   valid: EvidencePackScan[],
   invalid: EvidencePackScan[]
 ): Promise<void> {
-  writer.heading("4. Images of the valid scans")
-  if (valid.length === 0) {
-    writer.paragraph("No scan was judged valid, so there is no image to show.", { color: COLORS.muted })
-  }
   const limit = formatBytes(context.maxBytes)
+  const verdictStyle = { size: 9, color: COLORS.valid }
+  const noteStyle = { size: 9, color: COLORS.muted }
+  const captionStyle = { size: 8.5, color: COLORS.muted }
+  // Each scan is one block (title, verdict, image, caption) kept on one page, two to a page.
+  const blocks: { title: string; height: number; draw: () => void }[] = []
   for (const scan of valid) {
     const entry = context.images.get(scan.scanId)
+    const title = `Scan ${scan.scanId}`
     const verdict = `${VERDICT_WORDING.valid} Scanned at checkout of ${scanOrigin(scan.fromOrder)}.`
-    const verdictStyle = { size: 9, color: COLORS.valid }
+    const verdictHeight = writer.paragraphHeight(verdict, verdictStyle) + 4
     if (!entry || entry.status === "problem") {
-      writer.heading(`Scan ${scan.scanId}`, 2)
-      writer.paragraph(verdict, verdictStyle)
-      writer.space(4)
-    }
-    if (!entry) {
-      writer.paragraph("Its image was not available when this pack was generated.", { size: 9, color: COLORS.muted })
-      writer.space(8)
-      continue
-    }
-    if (entry.status === "problem") {
-      writer.paragraph(`Its image could not be included: ${entry.problem}.`, { size: 9, color: COLORS.invalid })
-      writer.space(8)
+      const note = entry
+        ? { text: `Its image could not be included: ${entry.problem}.`, style: { size: 9, color: COLORS.invalid } }
+        : { text: "Its image was not available when this pack was generated.", style: noteStyle }
+      blocks.push({
+        title,
+        height: verdictHeight + writer.paragraphHeight(note.text, note.style),
+        draw: () => {
+          writer.paragraph(verdict, verdictStyle)
+          writer.space(4)
+          writer.paragraph(note.text, note.style)
+          writer.space(8)
+        },
+      })
       continue
     }
     const embedded = await embed(writer, entry)
     const size = `${entry.width}x${entry.height} px`
     const caption = entry.reduction
-        ? `Reduced from ${entry.original.width}x${entry.original.height} px, ${formatBytes(entry.original.bytes)} (${entry.original.kind.toUpperCase()}) ` +
-            `to ${size}, ${formatBytes(entry.bytes.byteLength)} (JPEG quality ${entry.reduction.quality}), ` +
-            `to fit the processor's ${limit} per-document limit.`
-        : `The image as ServiceScan kept it, unchanged: ${size}, ${formatBytes(entry.bytes.byteLength)} (${entry.kind.toUpperCase()}).`
-    const captionStyle = { size: 8.5, color: COLORS.muted }
-    // Two images to a page, each kept on one page with its title, verdict and caption.
-    const box = writer.imageBox(embedded, IMAGE_MAX_HEIGHT)
-    writer.heading(
-      `Scan ${scan.scanId}`,
-      2,
-      writer.paragraphHeight(verdict, verdictStyle) + 4 + box.height + 6 + writer.paragraphHeight(caption, captionStyle)
-    )
-    writer.paragraph(verdict, verdictStyle)
-    writer.space(4)
-    writer.image(embedded, IMAGE_MAX_HEIGHT)
-    writer.paragraph(caption, captionStyle)
-    writer.space(10)
+      ? `Reduced from ${entry.original.width}x${entry.original.height} px, ${formatBytes(entry.original.bytes)} (${entry.original.kind.toUpperCase()}) ` +
+        `to ${size}, ${formatBytes(entry.bytes.byteLength)} (JPEG quality ${entry.reduction.quality}), ` +
+        `to fit the processor's ${limit} per-document limit.`
+      : `The image as ServiceScan kept it, unchanged: ${size}, ${formatBytes(entry.bytes.byteLength)} (${entry.kind.toUpperCase()}).`
+    blocks.push({
+      title,
+      height: verdictHeight + writer.imageBox(embedded, IMAGE_MAX_HEIGHT).height + 6 + writer.paragraphHeight(caption, captionStyle),
+      draw: () => {
+        writer.paragraph(verdict, verdictStyle)
+        writer.space(4)
+        writer.image(embedded, IMAGE_MAX_HEIGHT)
+        writer.paragraph(caption, captionStyle)
+        writer.space(10)
+      },
+    })
+  }
+
+  writer.heading("4. Images of the valid scans", 1, blocks.length ? SUBHEADING_HEIGHT + blocks[0].height : 60)
+  if (valid.length === 0) writer.paragraph("No scan was judged valid, so there is no image to show.", noteStyle)
+  for (const block of blocks) {
+    writer.heading(block.title, 2, block.height)
+    block.draw()
   }
   if (invalid.length > 0) {
     writer.space(4)
     writer.paragraph(
       `${invalid.length === 1 ? "The scan" : `The ${invalid.length} scans`} judged invalid (likely true fraud) ha${invalid.length === 1 ? "s" : "ve"} no image: ` +
         "ServiceScan keeps no image of a scan it judges fraudulent.",
-      { size: 9, color: COLORS.muted }
+      noteStyle
     )
-    for (const scan of invalid) writer.paragraph(`- ${scan.scanId}`, { size: 9, indent: 10, color: COLORS.muted })
+    for (const scan of invalid) writer.paragraph(`- ${scan.scanId}`, { ...noteStyle, indent: 10 })
   }
 }
 

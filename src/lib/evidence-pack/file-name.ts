@@ -15,6 +15,7 @@ export function evidencePackFileName(caseId: string): string {
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
     .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/\.{2,}/g, ".")
     .replace(/^[-.]+|[-.]+$/g, "")
     .slice(0, MAX_ID_CHARS)
     .replace(/[-.]+$/g, "")

@@ -28,6 +28,7 @@ const TRANSLITERATIONS: Record<string, string> = {
   "−": "-",
   "′": "'",
   "″": '"',
+  "⁄": "/",
   "‛": "'",
   "‟": '"',
 }
@@ -75,7 +76,8 @@ function encodeOne(char: string, codePoint: number, canEncode: (codePoint: numbe
   // full-width forms become plain letters. Keep what the font has, drop the marks.
   let decomposed = ""
   for (const part of char.normalize("NFKD")) {
-    if (COMBINING_MARK.test(part)) continue
+    // A spacing accent ("˘") decomposes to a space and its mark: neither is a reading of it.
+    if (COMBINING_MARK.test(part) || WHITESPACE.test(part)) continue
     const partCodePoint = part.codePointAt(0) ?? 0
     if (canEncode(partCodePoint)) decomposed += part
     else if (TRANSLITERATIONS[part] !== undefined) decomposed += TRANSLITERATIONS[part]

@@ -10,6 +10,7 @@ import {
   ServiceScanResponseError,
   ServiceScanTimeoutError,
 } from "../http"
+import { isUuidV4 } from "../uuid"
 
 /**
  * Client of the ServiceScan chargeback disputes API (docs/service.md, "The
@@ -27,13 +28,6 @@ import {
  * (zod comes through `@medusajs/framework/zod`, a plain re-export: the peer
  * dependency guarantees it is installed, and nothing of Medusa's runtime is used.)
  */
-
-/** Version nibble 4 and RFC 4122 variant: the only scan ids the service accepts. */
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
-
-export function isUuidV4(value: unknown): value is string {
-  return typeof value === "string" && UUID_V4.test(value)
-}
 
 /** `invalid` in the spec; the real service says `fraud`. Both are the same verdict. */
 export type GroundTruth = "valid" | "invalid"

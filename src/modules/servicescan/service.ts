@@ -7,10 +7,10 @@ import {
   MedusaService,
 } from "@medusajs/framework/utils"
 import type { SqlEntityManager } from "@medusajs/framework/mikro-orm/postgresql"
+import { isUuidV4 } from "../../lib/uuid"
 import {
   DisputesClient,
   DisputesImage,
-  isUuidV4,
   ScanResult,
   ServiceScanDisputesError,
   submissionOutcome,

@@ -1,4 +1,5 @@
 import { z } from "@medusajs/framework/zod"
+import { UUID } from "../../lib/uuid"
 
 /**
  * The data this provider keeps in Medusa. Two shapes:
@@ -147,7 +148,6 @@ export type ServiceScanPaymentData = {
   authorized_at: string
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const SAVED_CARD_ID = /^sscard_[A-Za-z0-9_-]{22}$/
 
 /**

@@ -1,6 +1,7 @@
 import type { IFileModuleService } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
+import { sealedEvidenceFilename, sealEvidence } from "../../lib/sealed-evidence"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
 import { describeError } from "../../modules/servicescan/service"
@@ -8,17 +9,20 @@ import { mapWithConcurrency } from "../../modules/servicescan/utils/concurrency"
 import type { EvidenceToArchive } from "./list-evidence-to-archive"
 
 export type ArchivedImage =
-  | { evidence_id: string; file_id: string; file_url: string; error: null }
-  | { evidence_id: string; file_id: null; file_url: null; error: string }
+  | { evidence_id: string; file_id: string; archive_key: string; superseded_file_id: string | null; error: null }
+  | { evidence_id: string; file_id: null; archive_key: null; superseded_file_id: string | null; error: string }
 
 /** Images copied at once; a handful keeps memory flat (each is read whole, as the File Module takes base64). */
 const ARCHIVE_CONCURRENCY = 4
 
 /**
- * Copies scans' images from ServiceScan into Medusa's File Module, privately
- * (they show a payment card). An image that cannot be fetched is reported,
- * not thrown: the others are still archived and the proxy falls back to the
- * service. Compensation deletes the files this step created.
+ * Copies scans' images from ServiceScan into Medusa's File Module, sealed
+ * with a key of their own (src/lib/sealed-evidence.ts): they show a payment
+ * card, and a file provider's "private" may still be served publicly (the
+ * local provider's is). The provider's URL is dropped; only the file id and
+ * the key are kept, in our database. An image that cannot be fetched is
+ * reported, not thrown: the others are still archived and the proxy falls
+ * back to the service. Compensation deletes the files this step created.
  */
 export const archiveScanImagesStep = createStep(
   "servicescan-archive-scan-images",
@@ -26,17 +30,18 @@ export const archiveScanImagesStep = createStep(
     const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
     const files = container.resolve<IFileModuleService>(Modules.FILE)
     const results = await mapWithConcurrency(input.evidence, ARCHIVE_CONCURRENCY, async (item): Promise<ArchivedImage> => {
+      const superseded_file_id = item.superseded_file_id
       try {
-        const bytes = await service.downloadServiceImage(item.scan_id)
+        const { sealed, key } = sealEvidence(await service.downloadServiceImage(item.scan_id), item.scan_id)
         const file = await files.createFiles({
-          filename: `servicescan-scan-${item.scan_id}.jpg`,
-          mimeType: "image/jpeg",
-          content: bytes.toString("base64"),
+          filename: sealedEvidenceFilename(),
+          mimeType: "application/octet-stream",
+          content: sealed.toString("base64"),
           access: "private",
         })
-        return { evidence_id: item.id, file_id: file.id, file_url: file.url, error: null }
+        return { evidence_id: item.id, file_id: file.id, archive_key: key, superseded_file_id, error: null }
       } catch (error) {
-        return { evidence_id: item.id, file_id: null, file_url: null, error: describeError(error) }
+        return { evidence_id: item.id, file_id: null, archive_key: null, superseded_file_id, error: describeError(error) }
       }
     })
     const archived = results.filter((result): result is ArchivedImage => result !== undefined)

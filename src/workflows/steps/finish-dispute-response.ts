@@ -11,6 +11,7 @@ export const finishDisputeResponseStep = createStep(
   async (input: { case_id: string; action: DisputeAction; outcome: DisputeAnswerOutcome; now: string }, { container }) => {
     const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
     const [row] = (await service.listDisputeCases({ id: input.case_id }, { take: 1 })) as DisputeCaseRow[]
+    const today = input.now.slice(0, 10)
     const event = input.outcome.sent
       ? ({ type: "sent", action: input.action } as const)
       : ({ type: "failed", action: input.action, refused: input.outcome.refused, error: input.outcome.error } as const)
@@ -31,6 +32,10 @@ export const finishDisputeResponseStep = createStep(
       ...decision.change,
       ...(input.outcome.sent ? (input.action === "represent" ? { represented_at: at } : { liability_accepted_at: at }) : {}),
     })
+    if (input.outcome.sent && input.outcome.record) {
+      // The processor's activities after our answer (the timeline); its record agrees with the change above.
+      await service.upsertDisputeCases(row.gateway, [input.outcome.record], today)
+    }
     return new StepResponse(decision.change.response_status ?? row.response_status, previous)
   },
   async (previous, { container }) => {

@@ -6,32 +6,39 @@ import type { ArchivedImage } from "./archive-scan-images"
 type EvidenceArchiveState = {
   id: string
   archived_file_id: string | null
-  archived_file_url: string | null
+  archive_key: string | null
   archived_at: Date | null
   archive_error: string | null
 }
 
-/** Stores where each image was archived (or why it was not); compensation restores the previous values. */
+/**
+ * Stores where each sealed copy is and its key (or why there is none);
+ * compensation restores the previous values. Answers the files the new
+ * copies replace, for deletion once this is recorded.
+ */
 export const recordArchivedImagesStep = createStep(
   "servicescan-record-archived-images",
   async (input: { archived: ArchivedImage[] }, { container }) => {
     if (!input.archived.length) {
-      return new StepResponse([], [])
+      return new StepResponse({ superseded_file_ids: [] as string[] }, [] as EvidenceArchiveState[])
     }
     const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
     const previous = await service.listScanEvidences(
       { id: input.archived.map((item) => item.evidence_id) },
-      { select: ["id", "archived_file_id", "archived_file_url", "archived_at", "archive_error"], take: null }
+      { select: ["id", "archived_file_id", "archive_key", "archived_at", "archive_error"], take: null }
     )
     const now = new Date()
-    const updated = await service.updateScanEvidences(
+    await service.updateScanEvidences(
       input.archived.map((item) =>
         item.file_id
-          ? { id: item.evidence_id, archived_file_id: item.file_id, archived_file_url: item.file_url, archived_at: now, archive_error: null }
+          ? { id: item.evidence_id, archived_file_id: item.file_id, archive_key: item.archive_key, archived_at: now, archive_error: null }
           : { id: item.evidence_id, archive_error: item.error }
       )
     )
-    return new StepResponse(updated, previous as EvidenceArchiveState[])
+    const superseded_file_ids = input.archived.flatMap((item) =>
+      item.file_id && item.superseded_file_id ? [item.superseded_file_id] : []
+    )
+    return new StepResponse({ superseded_file_ids }, previous as EvidenceArchiveState[])
   },
   async (previous: EvidenceArchiveState[] | undefined, { container }) => {
     if (!previous?.length) {

@@ -1,6 +1,8 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
+import { DisputeGatewayConfigurationError } from "../../modules/servicescan/gateways/errors"
 import { DisputeGatewayRefusal } from "../../modules/servicescan/gateways/types"
+import type { DisputeCaseRecord } from "../../modules/servicescan/gateways/types"
 import type { DisputeAction } from "../../modules/servicescan/lifecycle/dispute-case"
 import { reconcileWithProcessor } from "../../modules/servicescan/lifecycle/dispute-case"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
@@ -14,7 +16,7 @@ export type SendDisputeAnswerStepInput = {
 }
 
 export type DisputeAnswerOutcome =
-  | { sent: true; reconciled: boolean }
+  | { sent: true; reconciled: boolean; record: DisputeCaseRecord | null }
   | { sent: false; refused: boolean; error: string }
 
 /**
@@ -42,17 +44,24 @@ export const sendDisputeAnswerStep = createStep(
         return new StepResponse<DisputeAnswerOutcome>({ sent: false, refused: true, error: `The processor does not know case ${input.case.case_id}` })
       }
       if (reconcileWithProcessor(input.case, current, input.today).response_status === done) {
-        return new StepResponse<DisputeAnswerOutcome>({ sent: true, reconciled: true })
+        return new StepResponse<DisputeAnswerOutcome>({ sent: true, reconciled: true, record: current })
       }
       if (input.action === "represent") {
         await gateway.represent(input.case.case_id, { note: input.note })
       } else {
         await gateway.acceptLiability(input.case.case_id, { note: input.note })
       }
-      return new StepResponse<DisputeAnswerOutcome>({ sent: true, reconciled: false })
+      // Read back so the stored timeline shows the answer at once, not after the next import. Best effort:
+      // the answer is in, and the next import brings the activities anyway.
+      const after = await gateway.getCase(input.case.case_id).catch(() => null)
+      return new StepResponse<DisputeAnswerOutcome>({ sent: true, reconciled: false, record: after })
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
-      return new StepResponse<DisputeAnswerOutcome>({ sent: false, refused: error instanceof DisputeGatewayRefusal, error: message })
+      // Settled: the processor said no, or the request could not be made at all (credentials, a note it
+      // would refuse). Anything else (no answer) may have landed: the next try reads the case first.
+      const settled =
+        error instanceof DisputeGatewayRefusal || error instanceof DisputeGatewayConfigurationError || error instanceof TypeError
+      return new StepResponse<DisputeAnswerOutcome>({ sent: false, refused: settled, error: message })
     }
   }
 )

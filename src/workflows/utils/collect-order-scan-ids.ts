@@ -1,4 +1,4 @@
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
+import { isUuidV4 } from "../../lib/uuid"
 
 /** Payments made through a ServiceScan provider, whatever id the store registered it under. */
 const SERVICESCAN_PROVIDER_PREFIX = "pp_servicescan_"
@@ -29,7 +29,7 @@ export function collectOrderScanIds(order: OrderWithPayments): string[] {
   for (const data of servicescanPayments(order)) {
     const savedCard = data.saved_card as { scan_id?: unknown } | undefined
     for (const scanId of [data.scan_id, savedCard?.scan_id]) {
-      if (typeof scanId === "string" && UUID_V4.test(scanId)) {
+      if (isUuidV4(scanId)) {
         ids.add(scanId.toLowerCase())
       }
     }

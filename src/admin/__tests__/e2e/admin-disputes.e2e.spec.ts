@@ -1,13 +1,13 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createUsersWorkflow } from "@medusajs/core-flows"
 import { createReadStream, existsSync, statSync } from "node:fs"
-import { mkdir } from "node:fs/promises"
+import { copyFile, mkdir, readFile } from "node:fs/promises"
 import { createServer, request, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { extname, join, normalize } from "node:path"
-import type { Browser, Page } from "playwright-core"
+import type { Browser, Locator, Page } from "playwright-core"
 // The repository's one browser finder: CHROMIUM_PATH, a system Chromium, or the packaged one.
 import { launchChromium } from "../../../../scripts/chromium.cjs"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, type TestSandbox } from "../../../../integration-tests/helpers/sandbox"
@@ -19,17 +19,25 @@ import { checkoutWithCard } from "../../../../integration-tests/helpers/checkout
  * real app and the real sandbox: an admin logs in, records a chargeback on a
  * paid order from the order page, attaches a second scan, checks now, and
  * sees ServiceScan's verdicts with the image served by the admin proxy; then
- * the Disputes list, a dispute's page and the health page.
+ * the Disputes list and a dispute's page. Then the processor's side: a case
+ * raised at the sandbox's Worldpay on the order's authorization is imported
+ * ("Import now"), shown on the order with its timeline, its evidence pack
+ * downloaded, and the evidence sent to Worldpay; a case on a payment the store
+ * never saw waits under "Unmatched cases" until it is assigned to the order.
+ * Last, the health page.
  *
  * Run with `node src/admin/__tests__/e2e/run.mjs` (it builds the dashboard
  * with this plugin's extensions and provides a database). Screenshots go to
- * E2E_SCREENSHOTS.
+ * E2E_SCREENSHOTS; with E2E_DOCS_SCREENSHOTS (`run.mjs --docs-screenshots`)
+ * the ones the README shows go there too.
  */
+// The app's disputeGateway (medusa-config.ts) is this sandbox's Worldpay Chargeback API.
 reserveSandboxUrl()
 jest.setTimeout(240_000)
 
 const ADMIN_DIR = process.env.E2E_ADMIN_DIR ?? ""
 const SHOTS = process.env.E2E_SCREENSHOTS ?? "/tmp/servicescan-admin-e2e"
+const DOC_SHOTS = process.env.E2E_DOCS_SCREENSHOTS ?? ""
 const APPROVE = "4457119922390123"
 const EMAIL = "merchant@example.com"
 const PASSWORD = "correct-horse-battery-staple"
@@ -117,11 +125,69 @@ medusaIntegrationTestRunner({
     }
     /** Failed calls to the plugin's admin API, with the server's answer, for the failure report. */
     const apiFailures: string[] = []
+    /** Failures a step provokes on purpose (the server's message is what it checks), left out of the last step's check. */
+    const expectedFailures: { method: string; path: RegExp; status: number }[] = []
+    const expected = (method: string, url: string, status: number) =>
+      expectedFailures.some((f) => f.method === method && f.status === status && f.path.test(new URL(url).pathname))
 
-    /** The dashboard scrolls inside its own container, so a full-page shot shows the viewport: scroll to what matters. */
-    const shot = async (name: string, focus?: ReturnType<Page["getByRole"]>) => {
+    /**
+     * The dashboard scrolls inside its own container, so a full-page shot shows
+     * the viewport: scroll to what matters. `docName`: the README shows this one.
+     */
+    const shot = async (name: string, focus?: Locator, docName?: string) => {
       await focus?.evaluate((element) => element.scrollIntoView({ block: "start" }))
-      await page.screenshot({ path: join(SHOTS, `${name}.png`) })
+      const path = join(SHOTS, `${name}.png`)
+      await page.screenshot({ path })
+      if (DOC_SHOTS && docName) {
+        await mkdir(DOC_SHOTS, { recursive: true })
+        await copyFile(path, join(DOC_SHOTS, docName))
+      }
+    }
+
+    /** The order's authorization at the processor: what a Worldpay case names as its transaction. */
+    const orderCnpTxnId = async () => {
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const { data } = await query.graph({
+        entity: "order",
+        fields: ["id", "payment_collections.payments.data"],
+        filters: { id: orderId },
+      })
+      const payment = data[0].payment_collections[0].payments[0]
+      const id = (payment.data as Record<string, unknown>).cnp_txn_id
+      if (typeof id !== "string") {
+        throw new Error(`the order's payment has no cnp_txn_id: ${JSON.stringify(payment.data)}`)
+      }
+      return id
+    }
+
+    /** An authorization the store never saw (a phone order keyed into a virtual terminal): its case matches no order. */
+    const authorizeOutsideTheStore = async (reference: string, amountMinor: number) => {
+      const response = await fetch(`${sandbox.url}/cnp/online`, {
+        method: "POST",
+        headers: { "content-type": "text/xml" },
+        body: `<cnpOnlineRequest version="12.30" xmlns="http://www.vantivcnp.com/schema" merchantId="demo-merchant">
+  <authentication><user>demo-user</user><password>demo-password</password></authentication>
+  <authorization id="phone-1" reportGroup="Phone orders">
+    <orderId>${reference}</orderId><amount>${amountMinor}</amount><orderSource>telephone</orderSource>
+    <token><cnpToken>1111000276870123</cnpToken><expDate>1230</expDate></token>
+  </authorization>
+</cnpOnlineRequest>`,
+      })
+      const xml = await response.text()
+      const id = /<cnpTxnId>(\d+)<\/cnpTxnId>/.exec(xml)?.[1]
+      if (!id || !xml.includes("<response>000</response>")) {
+        throw new Error(`the phone authorization failed: ${xml}`)
+      }
+      return id
+    }
+
+    type SandboxCase = { caseId: number | string; activities: { activityType: string }[]; documents: { documentId: string }[] }
+    const raiseCase = async (body: Record<string, unknown>) => {
+      const { status, body: raised } = await sandboxFetch<SandboxCase>("/__sandbox/chargebacks", { body })
+      if (status !== 201) {
+        throw new Error(`raising a case failed: ${status} ${JSON.stringify(raised)}`)
+      }
+      return String(raised.caseId)
     }
 
     beforeAll(async () => {
@@ -173,6 +239,9 @@ medusaIntegrationTestRunner({
       })
       page.on("response", async (response) => {
         const ours = response.url().includes("/admin/servicescan/")
+        if (expected(response.request().method(), response.url(), response.status())) {
+          return
+        }
         if ((ours && response.status() >= 400) || response.status() >= 500) {
           const body = await response.text().catch(() => "")
           const request = response.request()
@@ -183,9 +252,16 @@ medusaIntegrationTestRunner({
         }
       })
       page.on("console", (message) => {
-        if (message.type() === "error") {
-          consoleErrors.push(message.text())
+        if (message.type() !== "error") {
+          return
         }
+        // Chromium logs every 4xx; the ones a step asked for are not errors of the page.
+        const status = /status of (\d{3})/.exec(message.text())?.[1]
+        const url = message.location().url
+        if (status && url && expectedFailures.some((f) => f.status === Number(status) && f.path.test(new URL(url).pathname))) {
+          return
+        }
+        consoleErrors.push(message.text())
       })
     })
 
@@ -367,12 +443,138 @@ medusaIntegrationTestRunner({
       await page.getByText("Won", { exact: true }).first().waitFor()
     })
 
+    let caseId: string
+    let unmatchedCaseId: string
+    const casePanel = () => page.getByTestId("dispute-case").filter({ hasText: `Worldpay case ${caseId}` })
+
+    it("imports a case raised at Worldpay on the order's authorization, with Import now", async () => {
+      caseId = await raiseCase({ cnpTxnId: await orderCnpTxnId() })
+      // And one on a payment the store never saw.
+      unmatchedCaseId = await raiseCase({ cnpTxnId: await authorizeOutsideTheStore("phone-order-77", 500) })
+
+      // From the sidebar (the dispute page's breadcrumb links to Disputes too).
+      await page.getByRole("navigation").getByRole("link", { name: "Disputes", exact: true }).first().click()
+      await page.getByRole("heading", { name: "Disputes", level: 1 }).waitFor()
+      await page.getByRole("button", { name: "Import now" }).click()
+      // The scheduled job may have run first; either way the import went through.
+      await page.getByText(/^(Imported \d+ cases?|Up to date)$/).first().waitFor()
+      await page.getByTestId("chargeback-row").filter({ hasText: caseId }).waitFor()
+      await page.getByRole("tab", { name: "Unmatched cases 1 waiting" }).waitFor()
+    })
+
+    it("shows the case on the order page: reason, reply-by countdown, queue and timeline", async () => {
+      await page.goto(`${adminUrl}/app/orders/${orderId}`)
+      const panel = casePanel()
+      await panel.getByRole("heading", { name: `Worldpay case ${caseId}` }).waitFor({ timeout: 60_000 })
+      await panel.getByText("First Chargeback").waitFor()
+      await panel.getByText("10.4 · Other Fraud - Card Absent Environment").waitFor()
+      await panel.getByTestId("reply-by-countdown").getByText("14 days left").waitFor()
+      await panel.getByText("Waiting for you").waitFor()
+      await panel.getByTestId("response-status").getByText("Not answered").waitFor()
+      await panel.getByTestId("case-activity").getByText("Chargeback assigned to you").waitFor()
+      expect(await panel.getByTestId("case-activity").count()).toBe(1)
+
+      // The case's chargeback sent the order's scan to ServiceScan (labelled valid earlier): until the verdict is in, no representment.
+      const send = panel.getByRole("button", { name: "Send evidence to Worldpay" })
+      const section = page.getByTestId("chargeback-section").filter({ has: panel })
+      if (await send.isDisabled()) {
+        await panel.getByText("The evidence is not ready: ServiceScan has not returned its verdict yet.").waitFor()
+        await section.getByRole("button", { name: "Check now" }).click()
+      }
+      await section.getByText("Worth disputing").first().waitFor()
+      await page.waitForFunction(
+        (name) => {
+          const button = [...document.querySelectorAll("button")].find((b) => b.textContent?.trim() === name)
+          return Boolean(button && !button.disabled)
+        },
+        "Send evidence to Worldpay"
+      )
+      await panel.getByRole("button", { name: "Accept liability" }).waitFor()
+    })
+
+    it("downloads the case's evidence pack as a PDF", async () => {
+      const [download] = await Promise.all([
+        page.waitForEvent("download", { timeout: 60_000 }),
+        casePanel().getByRole("link", { name: "Download evidence pack" }).click(),
+      ])
+      expect(download.suggestedFilename()).toMatch(/\.pdf$/)
+      const file = await download.path()
+      const bytes = await readFile(file as string)
+      expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-")
+      // With the valid scan's image in it, not an empty shell.
+      expect(bytes.length).toBeGreaterThan(10_000)
+    })
+
+    it("sends the evidence to Worldpay after confirmation, and the timeline shows the representment", async () => {
+      const panel = casePanel()
+      await panel.getByRole("button", { name: "Send evidence to Worldpay" }).click()
+      const prompt = page.getByRole("alertdialog")
+      await prompt.getByText("Send evidence to Worldpay?").waitFor()
+      await shot("10-send-evidence-confirm")
+      await prompt.getByRole("button", { name: "Send evidence" }).click()
+      await page.getByText("Evidence sent to Worldpay").first().waitFor({ timeout: 60_000 })
+
+      // The timeline changed: the processor's new activity on top, our answer recorded.
+      const newest = panel.getByTestId("case-activity").first()
+      await newest.getByText("Evidence sent: chargeback represented").waitFor()
+      expect(await panel.getByTestId("case-activity").count()).toBe(2)
+      await panel.getByTestId("response-status").getByText("Evidence sent").waitFor()
+      await panel.getByText(/^Already answered: the evidence was sent on /).waitFor()
+      expect(await panel.getByRole("button", { name: "Send evidence to Worldpay" }).isDisabled()).toBe(true)
+      expect(await panel.getByRole("button", { name: "Accept liability" }).isDisabled()).toBe(true)
+      await shot("11-order-case-represented", panel.getByRole("heading", { name: `Worldpay case ${caseId}` }), "admin-order-case.png")
+
+      // At Worldpay: one document on the case and one representment.
+      const { body } = await sandboxFetch<SandboxCase>(`/__sandbox/chargebacks/${caseId}`)
+      expect(body.documents).toHaveLength(1)
+      expect(body.activities.filter((a) => a.activityType === "Merchant Represent")).toHaveLength(1)
+    })
+
+    it("lists the unmatched case with the processor's data, and assigns it to the order", async () => {
+      await page.getByRole("navigation").getByRole("link", { name: "Disputes", exact: true }).first().click()
+      await page.getByRole("tab", { name: /^Unmatched cases/ }).click()
+      await page.waitForURL(/view=unmatched/)
+      const row = page.getByTestId("unmatched-case-row").filter({ hasText: unmatchedCaseId })
+      await row.waitFor()
+      await row.getByText("Order ref. phone-order-77").waitFor()
+      await row.getByText("$5.00").waitFor()
+      await row.getByText("14 days left").waitFor()
+      await shot("12-unmatched-cases", page.getByRole("tab", { name: /^Unmatched cases/ }), "admin-unmatched-cases.png")
+
+      await row.getByRole("button", { name: /^Assign to order/ }).click()
+      const drawer = page.getByRole("dialog", { name: "Assign to order" })
+      const field = drawer.getByRole("textbox", { name: "Order ID" })
+      await field.fill("#1001")
+      await drawer.getByRole("button", { name: "Assign to order" }).click()
+      await drawer.getByText(/looks like the order's display number/).waitFor()
+
+      // An order that does not exist: the server's message, in the form.
+      expectedFailures.push({ method: "POST", path: /\/admin\/servicescan\/cases\/[^/]+\/assign$/, status: 404 })
+      await field.fill("order_01JZZZZZZZZZZZZZZZZZZZZZZZ")
+      await drawer.getByRole("button", { name: "Assign to order" }).click()
+      await drawer.getByRole("alert").getByText(/order_01JZZZZZZZZZZZZZZZZZZZZZZZ/).waitFor()
+
+      await field.fill(orderId)
+      await drawer.getByRole("button", { name: "Assign to order" }).click()
+      await page.getByText(`Case ${unmatchedCaseId} assigned`).waitFor()
+      await page.getByText("No unmatched cases").waitFor()
+      const { data } = await api.get(`/admin/servicescan/chargebacks?order_id=${orderId}&limit=50`, store.adminHeaders)
+      expect(data.items.map((item: { external_id: string }) => item.external_id)).toEqual(
+        expect.arrayContaining(["dp_e2e_1", caseId, unmatchedCaseId])
+      )
+    })
+
     it("shows the service's health without any key", async () => {
       await page.goto(`${adminUrl}/app/settings/servicescan`)
       await page.getByRole("heading", { name: "ServiceScan", level: 1 }).waitFor()
       await page.getByText("Reachable").waitFor()
       await page.getByText("Disputes secret key").waitFor()
+      // The processor's chargeback API: which one, never its URL or password; and the policy in words.
+      await page.getByText("Dispute gateway").waitFor()
+      await page.getByText("Worldpay", { exact: true }).waitFor()
+      await page.getByText("Off: an admin answers each case").waitFor()
       const html = await page.content()
+      expect(html).not.toContain("demo-password")
       expect(html).not.toContain(SECRET_KEY)
       expect(html).not.toContain("whsec_test_servicescan_demo")
       await shot("09-health")

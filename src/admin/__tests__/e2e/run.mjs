@@ -4,7 +4,8 @@
 // throw-away PostgreSQL when none is configured, then runs the Chromium spec
 // against the real app and the real sandbox.
 //
-// Usage: node src/admin/__tests__/e2e/run.mjs [jest args]   (npm test runs it as the admin-e2e suite)
+// Usage: node src/admin/__tests__/e2e/run.mjs [--docs-screenshots] [jest args]   (npm test runs it as the admin-e2e suite)
+//   --docs-screenshots    also write the README's screenshots (docs/screenshots/admin-*.png)
 //   E2E_ADMIN_DIR=<dir>   reuse an existing dashboard build (skips the ~1 min build)
 //   E2E_SCREENSHOTS=<dir> where screenshots go (default /tmp/servicescan-admin-e2e)
 import { spawn } from "node:child_process"
@@ -15,6 +16,11 @@ import { fileURLToPath } from "node:url"
 import { ensureDatabaseEnv } from "../../../../scripts/embedded-postgres.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..")
+
+// Off by default: a test run leaves the working tree as it found it.
+const args = process.argv.slice(2)
+const docsScreenshots = args.includes("--docs-screenshots")
+const jestArgs = args.filter((arg) => arg !== "--docs-screenshots")
 
 function run(command, args, options = {}) {
   return new Promise((resolve) => {
@@ -66,7 +72,7 @@ const pg = await ensureDatabaseEnv()
 
 const code = await run(
   join(root, "node_modules", ".bin", "jest"),
-  ["--runInBand", "--forceExit", "--testMatch", "<rootDir>/src/admin/__tests__/e2e/*.e2e.spec.ts", ...process.argv.slice(2)],
+  ["--runInBand", "--forceExit", "--testMatch", "<rootDir>/src/admin/__tests__/e2e/*.e2e.spec.ts", ...jestArgs],
   {
     cwd: root,
     env: {
@@ -74,6 +80,7 @@ const code = await run(
       NODE_OPTIONS: "--experimental-vm-modules",
       MEDUSA_DISABLE_TELEMETRY: "true",
       E2E_ADMIN_DIR: adminDir,
+      ...(docsScreenshots ? { E2E_DOCS_SCREENSHOTS: join(root, "docs", "screenshots") } : {}),
     },
   }
 )

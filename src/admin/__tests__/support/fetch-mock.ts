@@ -14,7 +14,8 @@ export type RecordedCall = {
   credentials: RequestCredentials | undefined
 }
 
-type Reply = { status?: number; body?: unknown; headers?: Record<string, string> }
+/** `raw` is sent as is (a PDF, an image); `body` as JSON. */
+type Reply = { status?: number; body?: unknown; raw?: BodyInit; headers?: Record<string, string> }
 type Handler = (call: RecordedCall) => Reply | Promise<Reply>
 
 export type FetchMock = {
@@ -54,6 +55,9 @@ export function mockFetch(): FetchMock {
     }
     const reply = await route.handler(call)
     const status = reply.status ?? 200
+    if (reply.raw !== undefined) {
+      return new Response(reply.raw, { status, headers: reply.headers })
+    }
     return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
       status,
       headers: { "content-type": "application/json", ...reply.headers },

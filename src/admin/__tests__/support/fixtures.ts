@@ -1,4 +1,4 @@
-import type { Chargeback, ProofRequest } from "../../lib/types"
+import type { Chargeback, DisputeCase, ProofRequest } from "../../lib/types"
 
 export const VALID_SCAN = "9b2f6c1e-3d4a-4f8b-a1c2-7e5d9f0b3a61"
 export const INVALID_SCAN = "1c9e7a52-8b0d-4e3f-9a6b-2d4c8e1f5b73"
@@ -44,6 +44,78 @@ export function chargeback(overrides: Partial<Chargeback> = {}): Chargeback {
   }
 }
 
-export function list(items: Chargeback[], count = items.length, offset = 0, limit = 20) {
+export function list<T = Chargeback>(items: T[], count = items.length, offset = 0, limit = 20) {
   return { items, count, offset, limit }
+}
+
+/** `YYYY-MM-DD`, `days` from today in UTC (the calendar the backend checks reply-by days in). */
+export function utcDay(days = 0): string {
+  return new Date(Date.now() + days * 24 * 60 * 60 * 1000).toISOString().slice(0, 10)
+}
+
+export const CASE_ID = "397892775806"
+
+/** A Worldpay case in the merchant's queue, three days before its reply-by day, not answered yet. */
+export function disputeCase(overrides: Partial<DisputeCase> = {}): DisputeCase {
+  return {
+    id: "sscase_01",
+    gateway: "worldpay",
+    case_id: CASE_ID,
+    status: "matched",
+    match_note: null,
+    chargeback_id: "chbk_01",
+    order_id: "order_01",
+    amount: 49.99,
+    currency_code: "eur",
+    cycle: "First Chargeback",
+    reason_code: "4837",
+    reason_description: "No Cardholder Authorization",
+    queue: "Merchant",
+    awaiting_merchant: true,
+    reply_by: utcDay(3),
+    issued_on: utcDay(-2),
+    processor_transaction_id: "834262947682512345",
+    processor_order_id: "order_01",
+    card_last4: "4444",
+    card_type: "MC",
+    acquirer_reference_number: "82953534959521791610982",
+    activities: {
+      items: [
+        {
+          date: utcDay(-1),
+          type: "Assign To Merchant",
+          fromQueue: "Vantiv",
+          toQueue: "Merchant",
+          settlementAmountMinor: 4999,
+          settlementCurrencyCode: "EUR",
+        },
+      ],
+    },
+    last_activity_on: utcDay(-1),
+    response_status: "none",
+    document_id: null,
+    document_uploaded_at: null,
+    represented_at: null,
+    liability_accepted_at: null,
+    response_error: null,
+    outcome: null,
+    pack_bytes: null,
+    pack_generated_at: null,
+    pack_downscaled: false,
+    created_at: "2025-03-01T09:00:00.000Z",
+    updated_at: "2025-03-01T09:00:00.000Z",
+    ...overrides,
+  }
+}
+
+/** A chargeback imported from a processor case, with its evidence ready (one valid scan). */
+export function caseChargeback(caseOverrides: Partial<DisputeCase> = {}, overrides: Partial<Chargeback> = {}): Chargeback {
+  return chargeback({
+    external_id: CASE_ID,
+    source: "processor",
+    reason: "No Cardholder Authorization",
+    reason_code: "4837",
+    dispute_case: disputeCase(caseOverrides),
+    ...overrides,
+  })
 }

@@ -1,8 +1,13 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query"
 import { Toaster, TooltipProvider } from "@medusajs/ui"
-import { render, type RenderResult } from "@testing-library/react"
+import { configure, render, type RenderResult } from "@testing-library/react"
 import type { ReactElement } from "react"
 import { MemoryRouter, Route, Routes, useLocation } from "react-router-dom"
+
+// The default 1 s for `findBy…`/`waitFor` is short on a shared 2-core machine
+// under load (the first render of a file also compiles Radix and the SDK);
+// a wait that ends early still fails the spec, it just takes longer.
+configure({ asyncUtilTimeout: 5_000 })
 
 /**
  * What jsdom lacks and Radix (under @medusajs/ui) touches: layout observers,

@@ -1,16 +1,27 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { Plus, ShieldCheck } from "@medusajs/icons"
-import { Button, Container, Heading, Text } from "@medusajs/ui"
+import { Badge, Button, Container, Heading, Tabs, Text } from "@medusajs/ui"
 import { useState } from "react"
-import { Link, useNavigate } from "react-router-dom"
+import { Link, useNavigate, useSearchParams } from "react-router-dom"
 import { ChargebackList } from "../../components/chargeback-list"
 import { ConfigurationAlert } from "../../components/configuration-alert"
+import { ImportCasesButton } from "../../components/import-cases-button"
 import { RecordChargebackDrawer } from "../../components/record-chargeback-drawer"
+import { UnmatchedCases } from "../../components/unmatched-cases"
+import { useDisputeCases } from "../../lib/queries"
 
-/** Every chargeback, newest first, with the evidence ServiceScan returned. */
+type View = "chargebacks" | "unmatched"
+
+/** Every chargeback, newest first, with the evidence ServiceScan returned; and the processor's cases no order matched. */
 const DisputesPage = () => {
   const navigate = useNavigate()
+  const [params, setParams] = useSearchParams()
   const [recordOpen, setRecordOpen] = useState(false)
+  const view: View = params.get("view") === "unmatched" ? "unmatched" : "chargebacks"
+  // The tab shows how many cases wait for an admin, from whichever view is open.
+  const unmatched = useDisputeCases({ status: "unmatched", offset: 0, limit: 1 }, { retry: false })
+  const unmatchedCount = unmatched.data?.count ?? 0
+
   return (
     <div className="flex flex-col gap-y-3">
       <ConfigurationAlert />
@@ -22,17 +33,50 @@ const DisputesPage = () => {
               Chargebacks on your orders and the card-scan evidence ServiceScan returned for them.
             </Text>
           </div>
-          <div className="flex items-center gap-x-2">
+          <div className="flex flex-wrap items-center gap-2">
             <Button size="small" variant="secondary" asChild>
               <Link to="/settings/servicescan">Service health</Link>
             </Button>
+            <ImportCasesButton />
             <Button size="small" variant="secondary" onClick={() => setRecordOpen(true)}>
               <Plus aria-hidden />
               Record chargeback
             </Button>
           </div>
         </div>
-        <ChargebackList />
+        <Tabs
+          value={view}
+          onValueChange={(value) =>
+            // Each view has its own filters: switching starts from a clean list.
+            setParams(value === "unmatched" ? new URLSearchParams({ view: "unmatched" }) : new URLSearchParams(), {
+              replace: true,
+            })
+          }
+        >
+          <div className="px-6 py-3">
+            <Tabs.List>
+              <Tabs.Trigger value="chargebacks">Chargebacks</Tabs.Trigger>
+              <Tabs.Trigger value="unmatched">
+                Unmatched cases
+                {unmatchedCount > 0 && (
+                  <>
+                    {" "}
+                    <Badge size="2xsmall" color="orange" className="ml-1.5">
+                      {unmatchedCount}
+                      <span className="sr-only"> waiting</span>
+                    </Badge>
+                  </>
+                )}
+              </Tabs.Trigger>
+            </Tabs.List>
+          </div>
+          <Tabs.Content value="chargebacks" className="border-t">
+            {view === "chargebacks" && <ChargebackList />}
+          </Tabs.Content>
+          <Tabs.Content value="unmatched" className="border-t">
+            {view === "unmatched" && <UnmatchedCases />}
+          </Tabs.Content>
+        </Tabs>
       </Container>
       <RecordChargebackDrawer
         open={recordOpen}

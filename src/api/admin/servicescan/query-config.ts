@@ -1,3 +1,5 @@
+import { DISPUTE_CASE_FIELDS } from "./cases/query-config"
+
 /** Fields of a chargeback in admin responses, and what `?fields=` may ask for. */
 const CHARGEBACK_FIELDS = [
   "id",
@@ -42,17 +44,36 @@ export const EVIDENCE_FIELDS = [
   "proof_requests.scans.archive_error",
 ]
 
-// `allowed` keeps `?fields=` to these: the evidence's service and archive URLs
-// are internal (the image proxy is the way to an image).
+/** The processor's case behind a chargeback (`+dispute_case.…`), each field by its path. */
+export const CHARGEBACK_CASE_FIELDS = DISPUTE_CASE_FIELDS.map((field) => `dispute_case.${field}`)
+
+/**
+ * Columns of scan evidence that never leave the server, whatever `?fields=`
+ * asks: the service's URL and where the sealed archive copy is, with its key.
+ * Images only ever leave through the authenticated image proxy.
+ */
+export const SERVER_ONLY_EVIDENCE_FIELDS = ["image_url", "archived_file_id", "archive_key"]
+
+/**
+ * What `?fields=` may name: each field by its full path. No relation name is
+ * allowed on its own, so `*proof_requests.scans`, `proof_requests.scans.*`
+ * and the like (Medusa's "every column of a relation") are dropped instead of
+ * expanding to the server-only columns. `disallowed` strips those columns by
+ * name as well, and the routes pass only these exact paths to Query.
+ */
+export const CHARGEBACK_QUERY_FIELDS: readonly string[] = [...CHARGEBACK_FIELDS, ...EVIDENCE_FIELDS, ...CHARGEBACK_CASE_FIELDS]
+
 export const listChargebacksQueryConfig = {
   defaults: [...CHARGEBACK_FIELDS],
-  allowed: [...CHARGEBACK_FIELDS, ...EVIDENCE_FIELDS, "proof_requests", "proof_requests.scans"],
+  allowed: [...CHARGEBACK_QUERY_FIELDS],
+  disallowed: [...SERVER_ONLY_EVIDENCE_FIELDS],
   isList: true,
   defaultLimit: 20,
 }
 
 export const retrieveChargebackQueryConfig = {
   defaults: [...CHARGEBACK_FIELDS, ...EVIDENCE_FIELDS],
-  allowed: [...CHARGEBACK_FIELDS, ...EVIDENCE_FIELDS, "proof_requests", "proof_requests.scans"],
+  allowed: [...CHARGEBACK_QUERY_FIELDS],
+  disallowed: [...SERVER_ONLY_EVIDENCE_FIELDS],
   isList: false,
 }

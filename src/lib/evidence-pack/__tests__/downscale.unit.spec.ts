@@ -1,6 +1,6 @@
 import jpeg from "jpeg-js"
 import { EvidencePackInputError, EvidencePackTooLargeError, REDUCTION_LEVELS, buildEvidencePack } from ".."
-import { TWO_MB, embeddedImages, makeInput, noiseJpeg, noisePng, pdfText, scanId, validScan, withComment } from "./fixtures"
+import { TWO_MB, embeddedImages, gradientJpeg, makeInput, noiseJpeg, noisePng, pdfText, scanId, validScan, withComment } from "./fixtures"
 
 // Large, detailed images (noise is the worst case for JPEG) that together are
 // far over the processor's limit: the pack must shrink them, say so, and still fit.
@@ -87,6 +87,31 @@ describe("buildEvidencePack: reductions are deterministic", () => {
     expect(result.images[0]).toMatchObject({ downscaled: true, originalSize: { width: 500, height: 400 } })
     expect(pdfText(result.pdf).all).toMatch(/Reduced from 500x400 px, [\d,]+ kB \(PNG\) to \d+x\d+ px/)
   }, 60_000)
+})
+
+describe("buildEvidencePack: an image too large that cannot be decoded", () => {
+  it("is left out with a note, and the rest of the pack still fits", async () => {
+    // A sound header (4000x3000, so pdf-lib would embed it as it is) over 940 kB of comments: no image data.
+    const parts = [Buffer.from([0xff, 0xd8]), Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, 0x0b, 0xb8, 0x0f, 0xa0, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1])]
+    for (let i = 0; i < 16; i++) parts.push(Buffer.from([0xff, 0xfe, 0xea, 0x62]), Buffer.alloc(60_000, 0x41 + i))
+    parts.push(Buffer.from([0xff, 0xd9]))
+    const broken = new Uint8Array(Buffer.concat(parts))
+    const good = gradientJpeg(320, 200)
+    const textOnly = await buildEvidencePack(makeInput([]), { maxBytes: TWO_MB })
+    const maxBytes = textOnly.bytes + 200_000
+    const result = await buildEvidencePack(makeInput([validScan(1, broken), validScan(2, good)]), { maxBytes })
+    expect(result.bytes).toBeLessThanOrEqual(maxBytes)
+    expect(result.images).toEqual([
+      expect.objectContaining({ scanId: scanId(1), embeddedBytes: 0, problem: "the JPEG data could not be decoded, so it could not be reduced to fit" }),
+      expect.objectContaining({ scanId: scanId(2), embeddedBytes: good.byteLength, downscaled: false }),
+    ])
+    const images = await embeddedImages(result.pdf)
+    expect(images.map((image) => Buffer.compare(Buffer.from(image.bytes), Buffer.from(good)))).toEqual([0])
+    expect(pdfText(result.pdf).all).toContain(
+      `Scan ${scanId(1)} Valid: a good candidate for a dispute. The card was physically present and scanned. Scanned at checkout of this order. ` +
+        "Its image could not be included: the JPEG data could not be decoded, so it could not be reduced to fit."
+    )
+  })
 })
 
 describe("buildEvidencePack: when it cannot fit", () => {

@@ -25,6 +25,9 @@ describe("toEncodable", () => {
     expect(toEncodable("ﬁle Ｆｕｌｌ", canEncode)).toBe("file Full")
     expect(toEncodable("山田 太郎 🎉", canEncode)).toBe("?? ?? ?")
     expect(toEncodable("Дмитрий", canEncode)).toBe("???????")
+    // Spacing accents decompose to a space and a mark: no stray spaces come of them.
+    expect(toEncodable("a˘b ˝", canEncode)).toBe("a?b ?")
+    expect(toEncodable("⅓ ⑴", canEncode)).toBe("1/3 (1)")
   })
 
   it("turns line breaks and tabs into single spaces and drops invisible characters", () => {
@@ -47,6 +50,7 @@ describe("toEncodable", () => {
         const encodable = toEncodable(text, canEncode)
         for (const char of encodable) expect(winAnsi.has(char.codePointAt(0) ?? -1)).toBe(true)
         expect(encodable).toBe(encodable.trim())
+        expect(encodable).not.toContain("  ")
       }),
       { numRuns: 200 }
     )
@@ -95,17 +99,22 @@ describe("evidencePackFileName", () => {
     expect(evidencePackFileName("../../etc/passwd")).toBe("servicescan-evidence-etc-passwd.pdf")
     expect(evidencePackFileName("Čase 1")).toBe("servicescan-evidence-Case-1.pdf")
     expect(evidencePackFileName("")).toBe("servicescan-evidence-case.pdf")
+    expect(evidencePackFileName("v1..2")).toBe("servicescan-evidence-v1.2.pdf")
     expect(evidencePackFileName("x".repeat(200))).toBe(`servicescan-evidence-${"x".repeat(64)}.pdf`)
   })
 
   it("gives a plain, bounded, stable name for any case id", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary", maxLength: 300 }), (caseId) => {
+      fc.property(
+        fc.oneof(fc.string({ unit: "binary", maxLength: 300 }), fc.string({ unit: fc.constantFrom(".", "-", "_", "/", "a", "é"), maxLength: 80 })),
+        (caseId) => {
         const name = evidencePackFileName(caseId)
         expect(name).toMatch(/^servicescan-evidence-[A-Za-z0-9_][A-Za-z0-9._-]{0,63}\.pdf$/)
         expect(name).not.toContain("..")
         expect(evidencePackFileName(caseId)).toBe(name)
-      })
+        }
+      ),
+      { numRuns: 500 }
     )
   })
 })

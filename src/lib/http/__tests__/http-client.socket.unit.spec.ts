@@ -196,4 +196,26 @@ describe("HttpClient connections (a real HTTP server)", () => {
     const large = await client.request({ method: "GET", path: "/x" }).catch((e: unknown) => e)
     expect(large).toMatchObject({ status: 400, body: "e".repeat(5_000) })
   })
+
+  it("reads an answer of declared length arriving in many pieces byte for byte", async () => {
+    const body = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256))
+    respond = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(body.length) })
+      let offset = 0
+      const next = () => {
+        if (offset >= body.length) {
+          res.end()
+          return
+        }
+        res.write(body.subarray(offset, offset + 65_537))
+        offset += 65_537
+        setImmediate(next)
+      }
+      next()
+    }
+    const client = new HttpClient({ baseUrl, maxRetries: 0 })
+    const response = await client.request<Buffer>({ method: "GET", path: "/file", responseType: "bytes" })
+    expect(response.data.length).toBe(body.length)
+    expect(response.data.equals(body)).toBe(true)
+  })
 })

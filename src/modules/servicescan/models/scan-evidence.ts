@@ -18,11 +18,20 @@ export const ScanEvidence = model
       ground_truth: model.enum([...GROUND_TRUTHS]).nullable(),
       /** The word the service used, kept as evidence of what it said. */
       reported_ground_truth: model.text().nullable(),
-      /** The service's image URL for valid scans (needs the secret key; use the admin image proxy). */
+      /**
+       * The service's image URL for valid scans, kept as what it said. Never
+       * fetched (the proxy builds the URL from the configured base URL) and
+       * never in an API response.
+       */
       image_url: model.text().nullable(),
-      /** The copy in Medusa's File Module, which outlives the service's retention. */
+      /**
+       * The File Module id of the archived copy, which outlives the service's
+       * retention. The copy is sealed (src/lib/sealed-evidence.ts); no file
+       * URL is kept, and the id never leaves the server.
+       */
       archived_file_id: model.text().nullable(),
-      archived_file_url: model.text().nullable(),
+      /** The archived copy's own AES-256-GCM key (base64url). Server-side only, like the id. */
+      archive_key: model.text().nullable(),
       archived_at: model.dateTime().nullable(),
       archive_error: model.text().nullable(),
       proof_request: model.belongsTo(() => ProofRequest, { mappedBy: "scans" }),

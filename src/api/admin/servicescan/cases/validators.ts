@@ -25,3 +25,8 @@ export const AdminRespondToDispute = z.object({
   action: z.enum(["represent", "accept"], { error: 'action must be "represent" or "accept"' }),
 })
 export type AdminRespondToDisputeType = z.infer<typeof AdminRespondToDispute>
+
+/** `:id` of the case routes: Medusa ids are letters, digits and `_`; anything else cannot exist. */
+export const DisputeCaseIdParam = z
+  .string()
+  .regex(/^[A-Za-z0-9_]{1,100}$/, { error: "id must be a dispute case id, e.g. sscase_01JB…" })

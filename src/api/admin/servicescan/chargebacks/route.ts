@@ -1,6 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { recordChargebackWorkflow } from "../../../../workflows/record-chargeback"
+import { chargebackQueryFields, readAdminChargeback, redactChargeback } from "../chargeback-response"
 import type { AdminListChargebacksType, AdminRecordChargebackType } from "../validators"
 
 /** `GET /admin/servicescan/chargebacks`: filters `status`, `order_id`, `due_before`, search `q`. */
@@ -23,12 +24,12 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminListChar
   }
   const { data, metadata } = await query.graph({
     entity: "chargeback",
-    fields: req.queryConfig.fields,
+    fields: chargebackQueryFields(req.queryConfig.fields),
     filters,
     pagination: req.queryConfig.pagination,
   })
   res.json({
-    items: data,
+    items: data.map(redactChargeback),
     count: metadata?.count ?? data.length,
     offset: metadata?.skip ?? req.queryConfig.pagination.skip,
     limit: metadata?.take ?? req.queryConfig.pagination.take,
@@ -40,13 +41,6 @@ export const POST = async (req: AuthenticatedMedusaRequest<AdminRecordChargeback
   const { result } = await recordChargebackWorkflow(req.scope).run({
     input: { ...req.validatedBody, source: "admin" },
   })
-  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
-  const {
-    data: [chargeback],
-  } = await query.graph({
-    entity: "chargeback",
-    fields: req.queryConfig.fields,
-    filters: { id: result.chargeback_id },
-  })
+  const chargeback = await readAdminChargeback(req.scope, result.chargeback_id, req.queryConfig.fields)
   res.status(result.created ? 201 : 200).json({ chargeback, created: result.created })
 }

@@ -30,6 +30,8 @@ export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) 
         needs_attention_count: queue.counts.submitting,
       },
       archive_images: settings.archive_images,
+      dispute_gateway: settings.dispute_gateway,
+      auto_respond: settings.auto_respond,
     },
   })
 }

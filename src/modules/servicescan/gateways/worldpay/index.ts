@@ -30,10 +30,12 @@ export { CHARGEBACK_MEDIA_TYPE, CHARGEBACK_NAMESPACE } from "./xml"
 /** Worldpay's per-document limit ("Filesize exceeds limit of 2MB"; the SDKs' tests send 2 MB + 1 KB to meet it). */
 export const WORLDPAY_MAX_DOCUMENT_BYTES = 2 * 1024 * 1024
 /**
- * Largest retrieval answer read: 64 MiB, about 50,000 cases of ~1.2 kB. The
+ * Largest retrieval answer read: 64 MiB, some 45,000 cases of ~1.5 kB. The
  * API does not page a day's cases, so the cap must hold the busiest day a
- * store can have; parsing 10,000 cases (12 MB) costs ~0.5 s and ~70 MB of
- * transient heap (`npm run bench:dispute-gateway`).
+ * store can have. Reading is proportional to it: the answer's bytes once,
+ * outside the JS heap, plus the records (~1.1 kB of heap a case). 10,000
+ * cases (14.8 MB) took 1.5 s of CPU to parse, 11 MB of heap for the records
+ * and ~26 MB at most while reading (`npm run bench:dispute-gateway`).
  */
 export const DEFAULT_MAX_RETRIEVAL_BYTES = 64 * 1024 * 1024
 /** A day's cases take Worldpay longer to gather than one case: the default per-attempt timeout of retrievals is at least this. */
@@ -137,7 +139,7 @@ export class WorldpayDisputeGateway implements DisputeGateway {
     this.http = new HttpClient({
       baseUrl: url,
       timeoutMs,
-      maxRetries: options.maxRetries,
+      maxRetries: retries(options.maxRetries),
       backoff: options.backoff,
       onRetry: options.onRetry,
     })
@@ -480,6 +482,13 @@ function positiveInteger(value: unknown, name: string): number | undefined {
   }
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
     throw configurationError(`${name} must be a positive integer`)
+  }
+  return value
+}
+
+function retries(value: unknown): number | undefined {
+  if (value !== undefined && (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0)) {
+    throw configurationError("maxRetries must be a whole number, 0 or more")
   }
   return value
 }

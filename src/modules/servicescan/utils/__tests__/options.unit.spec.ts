@@ -15,6 +15,10 @@ describe("module options", () => {
       resubmitUnconfirmedAfterMs: 60 * 60 * 1000,
       checkoutReconcileAfterMs: 60 * 60 * 1000,
       webhookToleranceSeconds: 300,
+      autoRespond: "off",
+      maxDocumentBytes: 2 * 1024 * 1024,
+      caseImportOverlapDays: 2,
+      caseImportLookbackDays: 30,
     })
   })
 
@@ -26,6 +30,8 @@ describe("module options", () => {
     [{ baseUrl: "https://x", pollIntervalMs: 10 }, /pollIntervalMs/],
     [{ baseUrl: "https://x", concurrency: 0 }, /concurrency/],
     [{ baseUrl: "https://x", archiveImages: "yes" }, /archiveImages/],
+    [{ baseUrl: "https://x", autoRespond: "always" }, /autoRespond/],
+    [{ baseUrl: "https://x", caseImportOverlapDays: -1 }, /caseImportOverlapDays/],
   ])("names the field of a bad option %p", (options, message) => {
     expect(() => resolveModuleOptions(options)).toThrow(message)
   })

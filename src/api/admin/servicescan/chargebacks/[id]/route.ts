@@ -1,18 +1,8 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { readAdminChargeback } from "../../chargeback-response"
 
 /** `GET /admin/servicescan/chargebacks/:id`: the chargeback with its proof requests and scans. */
 export const GET = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
-  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
-  const {
-    data: [chargeback],
-  } = await query.graph(
-    {
-      entity: "chargeback",
-      fields: req.queryConfig.fields,
-      filters: { id: req.params.id },
-    },
-    { throwIfKeyNotFound: true }
-  )
+  const chargeback = await readAdminChargeback(req.scope, req.params.id, req.queryConfig.fields, { throwIfKeyNotFound: true })
   res.json({ chargeback })
 }

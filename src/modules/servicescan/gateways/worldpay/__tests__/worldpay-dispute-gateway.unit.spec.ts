@@ -43,6 +43,7 @@ describe("WorldpayDisputeGateway", () => {
     ["a zero maxDocumentBytes", { maxDocumentBytes: 0 }, "maxDocumentBytes must be a positive integer"],
     ["a fractional timeout", { timeoutMs: 1.5 }, "timeoutMs must be a positive integer"],
     ["a negative maxRetrievalBytes", { maxRetrievalBytes: -1 }, "maxRetrievalBytes must be a positive integer"],
+    ["a negative maxRetries", { maxRetries: -1 }, "maxRetries must be a whole number, 0 or more"],
   ])("refuses %s with a configuration error that names the option, never its secret value", (_label, overrides, message) => {
     let error: unknown
     try {

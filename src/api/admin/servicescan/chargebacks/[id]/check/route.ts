@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { checkChargebackWorkflow } from "../../../../../../workflows/check-chargeback"
+import { readAdminChargeback } from "../../../chargeback-response"
 import type { AdminCheckChargebackType } from "../../../validators"
 
 /** `POST /admin/servicescan/chargebacks/:id/check`: "check now", outside the poll schedule. */
@@ -8,9 +8,6 @@ export const POST = async (req: AuthenticatedMedusaRequest<AdminCheckChargebackT
   const { result } = await checkChargebackWorkflow(req.scope).run({
     input: { chargeback_id: req.params.id, resubmit: req.validatedBody.resubmit },
   })
-  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
-  const {
-    data: [chargeback],
-  } = await query.graph({ entity: "chargeback", fields: req.queryConfig.fields, filters: { id: req.params.id } })
+  const chargeback = await readAdminChargeback(req.scope, req.params.id, req.queryConfig.fields)
   res.json({ chargeback, check: result })
 }

@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { setChargebackOutcomeWorkflow } from "../../../../../../workflows/set-chargeback-outcome"
+import { readAdminChargeback } from "../../../chargeback-response"
 import type { AdminSetChargebackOutcomeType } from "../../../validators"
 
 /** `POST /admin/servicescan/chargebacks/:id/outcome`: `won`, `lost` or `closed`. */
@@ -8,9 +8,6 @@ export const POST = async (req: AuthenticatedMedusaRequest<AdminSetChargebackOut
   await setChargebackOutcomeWorkflow(req.scope).run({
     input: { id: req.params.id, outcome: req.validatedBody.outcome },
   })
-  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
-  const {
-    data: [chargeback],
-  } = await query.graph({ entity: "chargeback", fields: req.queryConfig.fields, filters: { id: req.params.id } })
+  const chargeback = await readAdminChargeback(req.scope, req.params.id, req.queryConfig.fields)
   res.json({ chargeback })
 }

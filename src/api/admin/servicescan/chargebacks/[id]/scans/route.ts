@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { attachScanIdsWorkflow } from "../../../../../../workflows/attach-scan-ids"
+import { readAdminChargeback } from "../../../chargeback-response"
 import type { AdminAttachScanIdsType } from "../../../validators"
 
 /** `POST /admin/servicescan/chargebacks/:id/scans`: attaches scan ids and asks ServiceScan about the new ones. */
@@ -8,9 +8,6 @@ export const POST = async (req: AuthenticatedMedusaRequest<AdminAttachScanIdsTyp
   const { result } = await attachScanIdsWorkflow(req.scope).run({
     input: { chargeback_id: req.params.id, scan_ids: req.validatedBody.scan_ids },
   })
-  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
-  const {
-    data: [chargeback],
-  } = await query.graph({ entity: "chargeback", fields: req.queryConfig.fields, filters: { id: req.params.id } })
+  const chargeback = await readAdminChargeback(req.scope, req.params.id, req.queryConfig.fields)
   res.json({ chargeback, proof_request_id: result.proof_request_id })
 }

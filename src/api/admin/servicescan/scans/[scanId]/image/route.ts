@@ -1,52 +1,60 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { IFileModuleService, Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import type { Readable } from "node:stream"
+import { Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
+import { isUuidV4 } from "../../../../../../lib/uuid"
+import { openEvidence } from "../../../../../../lib/sealed-evidence"
 import { SERVICESCAN_MODULE } from "../../../../../../modules/servicescan"
 import type ServiceScanModuleService from "../../../../../../modules/servicescan/service"
 import { FRAUDULENT_SCAN, imageErrorResponse } from "../../../image-errors"
 import type { AdminGetScanImageType } from "../../../validators"
 
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i
-
 /**
  * `GET /admin/servicescan/scans/:scanId/image[?download=1]`: a scan's image,
- * streamed from the File Module archive or from ServiceScan, never held whole
- * in memory. The secret key stays here: the browser only ever talks to this
+ * from the sealed File Module archive or streamed from ServiceScan. The secret
+ * key and the archive's key stay here: the browser only ever talks to this
  * route. Inline by default (thumbnails), as an attachment with `download=1`.
- * Only scans of this store's evidence are served.
+ * Only scans of this store's evidence are served, and the service's URL is
+ * always built from the configured base URL and the scan id, never taken
+ * from a stored or received `image_url`.
  */
 export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminGetScanImageType>, res: MedusaResponse) => {
   const scanId = req.params.scanId
-  if (!UUID_V4.test(scanId)) {
+  if (!isUuidV4(scanId)) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "scanId must be a UUIDv4")
   }
   const service = req.scope.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
   const evidence = await service.listScanEvidences(
     { scan_id: scanId.toLowerCase() },
-    { select: ["id", "ground_truth", "archived_file_id"], take: 20 }
+    { select: ["id", "ground_truth", "archived_file_id", "archive_key"], take: 20 }
   )
   if (!evidence.length) {
     throw new MedusaError(MedusaError.Types.NOT_FOUND, `No chargeback evidence of this store has scan ${scanId}`)
   }
   const disposition = `${req.validatedQuery.download ? "attachment" : "inline"}; filename="${scanId.toLowerCase()}.jpg"`
 
-  const archived = evidence.find((row) => row.archived_file_id)
-  if (archived?.archived_file_id) {
+  const archived = evidence.find((row) => row.archived_file_id && row.archive_key)
+  if (archived?.archived_file_id && archived.archive_key) {
+    let image: Buffer | undefined
     try {
-      const stream = await req.scope.resolve<IFileModuleService>(Modules.FILE).getDownloadStream(archived.archived_file_id)
-      await send(res, stream, { contentType: "image/jpeg", disposition, source: "archive" })
-      return
+      // Read whole and verified before a byte is sent (images are capped at 10 MB when archived).
+      const sealed = await req.scope.resolve<IFileModuleService>(Modules.FILE).getAsBuffer(archived.archived_file_id)
+      image = openEvidence(sealed, archived.archive_key, scanId)
     } catch (error) {
-      if (res.headersSent) {
-        res.destroy(error as Error)
-        return
-      }
-      // The archive copy is gone (a wiped local store): ServiceScan may still have it.
+      // The archive copy is gone (a wiped local store) or does not open: ServiceScan may still have it.
       req.scope
         .resolve<Logger>(ContainerRegistrationKeys.LOGGER)
         .warn(`servicescan: archived image of scan ${scanId} unreadable, asking ServiceScan: ${(error as Error).message}`)
+    }
+    if (image) {
+      await send(res, Readable.from([image]), {
+        contentType: "image/jpeg",
+        contentLength: image.length,
+        disposition,
+        source: "archive",
+      })
+      return
     }
   }
 

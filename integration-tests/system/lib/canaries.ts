@@ -1,0 +1,20 @@
+/**
+ * Secret values of the system suites' application (app/medusa-config.ts).
+ * Each is distinctive, so a hit in the secrets scan can only be a leak of
+ * that very value. The payment-token and disputes keys are not here: the
+ * sandbox generates them per run for the suites' own account (see
+ * lib/sandbox.ts), and the run records them for the scan.
+ */
+export const CANARY = {
+  webhookSecret: "whsec_canary_sys_7d41c09e5b2a46f38e1d",
+  processorPassword: "pw-canary-sys-3f9a62c1e8b7d054",
+  jwtSecret: "jwt-canary-sys-a81f20c6d39e4b57",
+  cookieSecret: "cookie-canary-sys-5c0e7b19f2a84d63",
+} as const
+
+/** The processor account the suites' sandbox account is created with (the user and merchant are not secret). */
+export const PROCESSOR = {
+  merchantId: "canary-merchant",
+  user: "canary-user",
+  password: CANARY.processorPassword,
+} as const

@@ -1,0 +1,64 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { CHARGEBACK_QUERY_FIELDS, SERVER_ONLY_EVIDENCE_FIELDS } from "./query-config"
+
+const QUERYABLE = new Set(CHARGEBACK_QUERY_FIELDS)
+const SERVER_ONLY = new Set(SERVER_ONLY_EVIDENCE_FIELDS)
+
+/**
+ * The fields an admin route hands to Query: only exact paths of the allow-list.
+ * A second gate behind `validateAndTransformQuery`'s: whatever another
+ * middleware adds to `req.allowed`, or however Medusa expands `*` selections,
+ * no wildcard and no server-only column reaches Query.
+ */
+export function chargebackQueryFields(requested: readonly string[]): string[] {
+  const fields = requested.filter((field) => QUERYABLE.has(field))
+  return fields.includes("id") ? fields : ["id", ...fields]
+}
+
+type Row = Record<string, unknown>
+
+/**
+ * The last gate, on the way out: server-only evidence columns are removed
+ * from whatever Query answered.
+ */
+export function redactChargeback<T>(chargeback: T): T {
+  if (!isRow(chargeback) || !Array.isArray(chargeback.proof_requests)) {
+    return chargeback
+  }
+  for (const proofRequest of chargeback.proof_requests) {
+    if (isRow(proofRequest) && Array.isArray(proofRequest.scans)) {
+      for (const scan of proofRequest.scans) {
+        if (isRow(scan)) {
+          for (const key of Object.keys(scan)) {
+            if (SERVER_ONLY.has(key)) {
+              delete scan[key]
+            }
+          }
+        }
+      }
+    }
+  }
+  return chargeback
+}
+
+/** One chargeback as the admin API answers it, or undefined. */
+export async function readAdminChargeback(
+  scope: MedusaContainer,
+  id: string,
+  fields: readonly string[],
+  options: { throwIfKeyNotFound?: boolean } = {}
+): Promise<Row | undefined> {
+  const query = scope.resolve(ContainerRegistrationKeys.QUERY)
+  const {
+    data: [chargeback],
+  } = await query.graph(
+    { entity: "chargeback", fields: chargebackQueryFields(fields), filters: { id } },
+    options.throwIfKeyNotFound ? { throwIfKeyNotFound: true } : undefined
+  )
+  return chargeback === undefined ? undefined : redactChargeback(chargeback as Row)
+}
+
+function isRow(value: unknown): value is Row {
+  return typeof value === "object" && value !== null
+}

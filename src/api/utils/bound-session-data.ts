@@ -1,0 +1,86 @@
+import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { SERVER_ONLY_KEYS, storefrontInputSchema } from "../../providers/servicescan/types"
+import { jsonBoundsProblem } from "./json-bounds"
+
+/** Providers of this plugin are registered as `pp_servicescan_<id>`. */
+const OUR_PROVIDER = /^pp_servicescan_/
+const PROVIDER_ID = /^pp_servicescan_[A-Za-z0-9_-]{1,100}$/
+const COLLECTION_ID = /^[A-Za-z0-9_]{1,100}$/
+
+/**
+ * What the storefront sends is `{ form_id, response_code }`; a few keys more
+ * are tolerated (the provider ignores them), nothing deep or large.
+ */
+export const SESSION_DATA_BOUNDS = { maxDepth: 4, maxBytes: 8 * 1024 }
+
+/**
+ * On Medusa's own `POST /store/payment-collections/:id/payment-sessions`, for
+ * this plugin's providers only: Medusa stores the session's `data` before the
+ * provider sees it, so a NUL or a value nested thousands deep was a 500 from
+ * the database or the workflow engine, not the provider's clear 400. And a
+ * refusal by the provider comes after Medusa has already replaced the
+ * collection's session (its compensation restores it under a new id), so the
+ * provider's own checks of what the storefront sends (its schema, the keys
+ * only the server sets) run here first, with the provider's messages.
+ * Other providers' sessions pass untouched.
+ */
+export async function boundServiceScanSessionData(
+  req: MedusaRequest,
+  _res: MedusaResponse,
+  next: MedusaNextFunction
+): Promise<void> {
+  const body = req.body as { provider_id?: unknown; data?: unknown } | undefined
+  if (!body || typeof body.provider_id !== "string" || !OUR_PROVIDER.test(body.provider_id)) {
+    next()
+    return
+  }
+  const problem = sessionProblem(req.originalUrl, body.provider_id, body.data)
+  if (problem) {
+    next(new MedusaError(MedusaError.Types.INVALID_DATA, problem))
+    return
+  }
+  // Medusa 2.21.2 answers an unknown collection with a 500 (its workflow reads the missing row's amount).
+  const id = decodeURIComponent(req.originalUrl.split("?")[0].split("/")[3])
+  const { data } = await req.scope
+    .resolve(ContainerRegistrationKeys.QUERY)
+    .graph({ entity: "payment_collection", fields: ["id"], filters: { id } })
+  next(data.length ? undefined : new MedusaError(MedusaError.Types.NOT_FOUND, `Payment collection ${id} was not found`))
+}
+
+function sessionProblem(originalUrl: string, providerId: string, data: unknown): string | null {
+  if (!PROVIDER_ID.test(providerId)) {
+    return "provider_id is not a ServiceScan provider id"
+  }
+  // /store/payment-collections/<id>/payment-sessions
+  const segment = originalUrl.split("?")[0].split("/")[3] ?? ""
+  let id: string
+  try {
+    id = decodeURIComponent(segment)
+  } catch {
+    return "id must be a payment collection id"
+  }
+  if (!COLLECTION_ID.test(id)) {
+    return "id must be a payment collection id"
+  }
+  if (data === undefined) {
+    return null
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    return "data must be an object, e.g. { form_id, response_code }"
+  }
+  const bounds = jsonBoundsProblem("data", data, SESSION_DATA_BOUNDS)
+  if (bounds) {
+    return bounds
+  }
+  const record = data as Record<string, unknown>
+  const forbidden = SERVER_ONLY_KEYS.find((key) => key in record)
+  if (forbidden) {
+    return `data.${forbidden} is set by the server and cannot be sent with a payment session (send only form_id and response_code).`
+  }
+  const storefront = storefrontInputSchema.safeParse({
+    form_id: record.form_id ?? undefined,
+    response_code: record.response_code ?? undefined,
+  })
+  return storefront.success ? null : storefront.error.issues[0]?.message ?? "data is not valid"
+}
