@@ -163,8 +163,6 @@ medusaIntegrationTestRunner({
 
     it("pays with the saved card on the second checkout with exactly one processor call and no exchange", async () => {
       const { cartId, paymentCollectionId } = await cartFor(alice)
-      const pg = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
-      console.log("DEBUGDB", JSON.stringify(await pg.raw("select id, provider_id, external_id, data from account_holder")), JSON.stringify((await pg.raw("select * from customer_account_holder")).rows))
       const session = await pay(alice, paymentCollectionId, { payment_method_id: cardId })
       expect(session.data.message).toBeUndefined()
       expect(session.status).toBe(200)

@@ -249,7 +249,6 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       throw savedCardRefusal("signInToPay")
     }
     const holder = readAccountHolderData(accountHolderData)
-    this.logger_.info(`DEBUG ${JSON.stringify(accountHolderData)} ${customerId}`)
     const card = holder?.customer_id === customerId ? findSavedCard(holder, storefront.payment_method_id) : undefined
     if (!card) {
       throw savedCardRefusal("notYours")
