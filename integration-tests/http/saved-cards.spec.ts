@@ -27,7 +27,7 @@ type Transaction = { type: string; id: string; token: string | null; customerId:
 type SavedCard = { id: string; provider_id: string; brand: string | null; last4: string | null; saved_at: string }
 
 medusaIntegrationTestRunner({
-  testSuite: ({ api, getContainer }) => {
+  testSuite: ({ api, getContainer, dbUtils, utils }) => {
     let sandbox: TestSandbox
     let store: SeededStore
     let container: MedusaContainer
@@ -53,6 +53,13 @@ medusaIntegrationTestRunner({
 
     afterAll(async () => {
       await sandbox?.close()
+    })
+
+    // The runner restores the database to its state after beforeAll before each case; these
+    // cases build on each other, so each one's end state becomes the next one's start.
+    afterEach(async () => {
+      await utils.waitWorkflowExecutions()
+      await dbUtils.snapshot()
     })
 
     const stats = async (): Promise<Stats> =>
@@ -197,12 +204,20 @@ medusaIntegrationTestRunner({
       const { cartId, paymentCollectionId } = await cartFor(alice)
       const form = await submitTestForm({ number: CARD }, { scanned: true })
       await pay(alice, paymentCollectionId, { form_id: form.formId, response_code: form.responseCode, save_card: true })
+      await resetStats()
       const result = await complete(alice, cartId)
       expect(result.data.type).toBe("order")
-      // The subscriber has run once the saved card's payment ref exists too; wait on the list settling.
-      await new Promise((resolve) => setTimeout(resolve, 1500))
+      // Saving exchanges the paid form once more (the authorization made the first exchange):
+      // the second exchange at the sandbox is the save running.
+      const deadline = Date.now() + 20_000
+      while ((await stats())["token.exchange"] < 2 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      expect((await stats())["token.exchange"]).toBe(2)
+      await utils.waitWorkflowExecutions()
       const cards = await savedCards(alice)
       expect(cards.map((card) => card.id)).toEqual([cardId])
+      expect((await accountHolderData(alice.id)).cards).toHaveLength(1)
     })
 
     it("refuses another customer's card with a clear error, and a guest's, before any processor call", async () => {
