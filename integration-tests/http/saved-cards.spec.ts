@@ -247,6 +247,10 @@ medusaIntegrationTestRunner({
 
     it("sends the first order's scan for a chargeback on the second order, which reaches evidence ready", async () => {
       const admin = { ...store.adminHeaders, validateStatus: () => true }
+      type RemoteProof = { id: string; scanIds: string[] }
+      const proofRequests = async () =>
+        (await sandboxFetch<{ items: RemoteProof[] }>("/__sandbox/proof-requests")).body.items
+      const before = await proofRequests()
       const recorded = await api.post(
         "/admin/servicescan/chargebacks",
         { external_id: "dp_saved_card_1", order_id: secondOrderId, amount: "10.50", currency_code: "usd", reason: "fraudulent" },
@@ -256,9 +260,9 @@ medusaIntegrationTestRunner({
       const chargeback = recorded.data.chargeback
       expect(chargeback.proof_requests).toEqual([expect.objectContaining({ scan_ids: [firstFormId] })])
 
-      // What ServiceScan received: the first order's scan, in a proof request of its own.
-      const { body: remote } = await sandboxFetch<{ items: { scanIds: string[] }[] }>("/__sandbox/proof-requests")
-      expect(remote.items.some((item) => item.scanIds.includes(firstFormId))).toBe(true)
+      // What ServiceScan received: exactly one new proof request, with the first order's scan.
+      const sent = (await proofRequests()).filter((proof) => !before.some((earlier) => earlier.id === proof.id))
+      expect(sent.map((proof) => proof.scanIds)).toEqual([[firstFormId]])
 
       await sandboxFetch(`/__sandbox/scans/${firstFormId}/label`, { body: { groundTruth: "valid" } })
       const checked = await api.post(`/admin/servicescan/chargebacks/${chargeback.id}/check`, {}, admin)
