@@ -5,6 +5,9 @@ import type { AxiosResponse } from "axios"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, submitTestForm, TestSandbox } from "../helpers/sandbox"
 import { SeededStore, seedStore, SERVICESCAN_PROVIDER_ID } from "../helpers/store"
 import { signUpCustomer, SignedInCustomer } from "../helpers/customer"
+import { startStorefrontPage } from "../helpers/storefront-page"
+import { launchChromium } from "../../scripts/chromium.cjs"
+import { join } from "node:path"
 import { NEW_SESSION_MESSAGES, SAVED_CARD_REMOVED } from "../../src/workflows/utils/checkout-session"
 
 /**
@@ -278,6 +281,63 @@ medusaIntegrationTestRunner({
       expect(sources.data.scan_sources).toEqual([
         { scan_id: firstFormId, order_id: firstOrderId, order_display_id: orders[0].display_id },
       ])
+    })
+
+    it("pays with the saved card in Chromium through the widget, chosen with the keyboard, with one processor call", async () => {
+      const { cartId } = await cartFor(alice)
+      const storefront = await startStorefrontPage(join(__dirname, "../helpers/saved-card-page.tsx"), String(api.defaults.baseURL), {
+        publishableKey: store.publishableKey,
+        cartId,
+        email: alice.email,
+        password: "correct horse battery staple",
+      }, (body) => browserPayloads.push(body))
+      const browser = await launchChromium()
+      try {
+        const page = await browser.newPage()
+        const problems: string[] = []
+        page.on("pageerror", (error) => problems.push(String(error)))
+        await page.goto(storefront.url)
+
+        // Signed in, the page lists the saved card and picks it; the card form is not loaded.
+        const saved = page.getByRole("radio", { name: "Card ending in 4444" })
+        await saved.waitFor({ timeout: 20_000 })
+        expect(await saved.isChecked()).toBe(true)
+        expect(await page.getByRole("radio").count()).toBe(2)
+        expect(await page.locator("iframe").count()).toBe(0)
+
+        // Keyboard only: Tab into the group (to its checked radio), arrows to choose.
+        await page.keyboard.press("Tab")
+        expect(await saved.evaluate((input) => input === document.activeElement)).toBe(true)
+        await page.keyboard.press("ArrowDown")
+        expect(await page.getByRole("radio", { name: "Use another card" }).isChecked()).toBe(true)
+        await page.getByRole("checkbox", { name: "Save this card" }).waitFor()
+        await page.locator("iframe").waitFor()
+        await page.keyboard.press("ArrowUp")
+        expect(await saved.isChecked()).toBe(true)
+        expect(await page.getByRole("checkbox").count()).toBe(0)
+
+        await resetStats()
+        await page.keyboard.press("Tab")
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe("pay")
+        await page.keyboard.press("Enter")
+        await page.waitForFunction(() => !!document.querySelector("#result")?.textContent, undefined, { timeout: 30_000 })
+        const result = JSON.parse((await page.textContent("#result")) as string)
+        expect(result).toEqual({ order_id: expect.stringMatching(/^order_/) })
+        expect(problems).toEqual([])
+
+        // At the sandbox: one processor call, no exchange, no form.
+        const after = await stats()
+        expect(after["cnp.online"]).toBe(1)
+        expect(after["token.exchange"]).toBe(0)
+        expect(after["forms.create"]).toBe(0)
+        const payment = await paymentOf(result.order_id)
+        expect(payment.data).toMatchObject({ source: "saved_card", saved_card: { id: cardId, scan_id: firstFormId }, customer_id: alice.id })
+        const [authorization] = await transactions(`type=authorization&id=${payment.data.request_id}`)
+        expect(authorization).toMatchObject({ token, response: "000" })
+      } finally {
+        await browser.close()
+        await storefront.close()
+      }
     })
 
     it("deletes a card everywhere: the list, the account holder, and a session created with it before", async () => {
