@@ -278,9 +278,12 @@ medusaIntegrationTestRunner({
       const { data: orders } = await container
         .resolve(ContainerRegistrationKeys.QUERY)
         .graph({ entity: "order", fields: ["id", "display_id"], filters: { id: firstOrderId } })
-      expect(sources.data.scan_sources).toEqual([
-        { scan_id: firstFormId, order_id: firstOrderId, order_display_id: orders[0].display_id },
-      ])
+      const firstOrder = { scan_id: firstFormId, order_id: firstOrderId, order_display_id: orders[0].display_id }
+      expect(sources.data.scan_sources).toEqual([firstOrder])
+      // And with the chargeback itself, as the admin reads it (order widget, dispute page).
+      expect(checked.data.chargeback.scan_sources).toEqual([firstOrder])
+      const listed = await api.get(`/admin/servicescan/chargebacks?order_id=${secondOrderId}`, admin)
+      expect(listed.data.items).toEqual([expect.objectContaining({ id: chargeback.id, scan_sources: [firstOrder] })])
     })
 
     it("pays with the saved card in Chromium through the widget, chosen with the keyboard, with one processor call", async () => {
