@@ -6,10 +6,11 @@ export type StorefrontPage = { url: string; close(): Promise<void> }
 
 const FORWARDED_HEADERS = ["authorization", "content-type", "x-publishable-api-key", "accept"]
 
-async function bodyOf(req: IncomingMessage): Promise<Buffer | undefined> {
+/** The request's body as text: the store API takes JSON. */
+async function bodyOf(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
-  return chunks.length ? Buffer.concat(chunks) : undefined
+  return chunks.length ? Buffer.concat(chunks).toString("utf8") : undefined
 }
 
 /**
