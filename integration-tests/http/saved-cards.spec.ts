@@ -282,8 +282,12 @@ medusaIntegrationTestRunner({
       expect(sources.data.scan_sources).toEqual([firstOrder])
       // And with the chargeback itself, as the admin reads it (order widget, dispute page).
       expect(checked.data.chargeback.scan_sources).toEqual([firstOrder])
-      const listed = await api.get(`/admin/servicescan/chargebacks?order_id=${secondOrderId}`, admin)
+      // The order widget's list asks for the evidence; a list without it has no proof requests and no sources.
+      const evidence = "+proof_requests.status,+proof_requests.scans.scan_id,+proof_requests.scans.ground_truth"
+      const listed = await api.get(`/admin/servicescan/chargebacks?order_id=${secondOrderId}&fields=${evidence}`, admin)
       expect(listed.data.items).toEqual([expect.objectContaining({ id: chargeback.id, scan_sources: [firstOrder] })])
+      const plain = await api.get(`/admin/servicescan/chargebacks?order_id=${secondOrderId}`, admin)
+      expect(plain.data.items).toEqual([expect.not.objectContaining({ scan_sources: expect.anything() })])
     })
 
     it("pays with the saved card in Chromium through the widget, chosen with the keyboard, with one processor call", async () => {
