@@ -98,6 +98,8 @@ describe("authorizePayment", () => {
       scan_id: FORM_ID,
       form_id: FORM_ID,
       source: "form",
+      // Who paid: the save workflow and saved-card evidence read it.
+      customer_id: CUSTOMER_ID,
       processor: "worldpay",
       gateway: "worldpay",
       capture_mode: "manual",
