@@ -49,9 +49,8 @@ export function redactChargeback<T>(chargeback: T): T {
  * each came from, so the admin can say so without another request.
  */
 export async function withScanSources<T>(scope: MedusaContainer, chargebacks: T[]): Promise<T[]> {
-  const withEvidence = chargebacks.filter(
-    (chargeback): chargeback is T & Row => isRow(chargeback) && typeof chargeback.id === "string" && Array.isArray(chargeback.proof_requests)
-  )
+  const rows: Row[] = chargebacks.flatMap((chargeback) => (isRow(chargeback) ? [chargeback] : []))
+  const withEvidence = rows.filter((row) => typeof row.id === "string" && Array.isArray(row.proof_requests))
   if (!withEvidence.length) {
     return chargebacks
   }
