@@ -89,8 +89,9 @@ function App() {
     setCardId(payment_methods[0]?.id ?? "")
   }, [])
 
-  // A reload keeps the sign-in (the SDK keeps the token in localStorage).
+  // A reload keeps the sign-in: the SDK keeps the token in localStorage (asked only when there is one).
   useEffect(() => {
+    if (!localStorage.getItem("medusa_auth_token")) return
     sdk.store.customer
       .retrieve()
       .then(({ customer }) => {
