@@ -1,6 +1,6 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import type { MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import type { AxiosResponse } from "axios"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, submitTestForm, TestSandbox } from "../helpers/sandbox"
 import { SeededStore, seedStore, SERVICESCAN_PROVIDER_ID } from "../helpers/store"
@@ -9,6 +9,7 @@ import { startStorefrontPage } from "../helpers/storefront-page"
 import { launchChromium } from "../../scripts/chromium.cjs"
 import { join } from "node:path"
 import { NEW_SESSION_MESSAGES, SAVED_CARD_REMOVED } from "../../src/workflows/utils/checkout-session"
+import { SHOPPER_MESSAGES } from "../../src/providers/servicescan/errors"
 
 /**
  * Saved cards through the real app, on real PostgreSQL, against the real
@@ -370,6 +371,47 @@ medusaIntegrationTestRunner({
       const malformed = keep(await api.delete("/store/servicescan/payment-methods/not-a-card", as(alice)))
       expect(malformed.status).toBe(400)
       expect(malformed.data.message).toMatch(/id must be the id of a saved card/)
+    })
+
+    it("tells the shopper a saved card expired, in words they can act on, and places no order", async () => {
+      // A card the processor has since refused as expired: the sandbox's 4000000000000069 tokenizes,
+      // then every authorization answers 305 Expired Card. Saved here through the provider's own
+      // methods (the payment module's createPaymentMethods and updateAccountHolder, as the save
+      // workflow calls them), since no order can ever be paid with it to save it the usual way.
+      const form = await submitTestForm({ number: "4000000000000069" }, { scanned: true })
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const { data: customers } = await query.graph({
+        entity: "customer",
+        fields: ["id", "email", "account_holders.id", "account_holders.provider_id", "account_holders.data"],
+        filters: { id: alice.id },
+      })
+      const holder = customers[0].account_holders.find((h: { provider_id: string }) => h.provider_id === SERVICESCAN_PROVIDER_ID)
+      const customer = { id: alice.id, email: alice.email }
+      const payments = container.resolve<IPaymentModuleService>(Modules.PAYMENT)
+      const method = await payments.createPaymentMethods({
+        provider_id: SERVICESCAN_PROVIDER_ID,
+        data: { form_id: form.formId, card: { last4: "0069", type: "VI" } },
+        context: { account_holder: { data: holder.data }, customer },
+      })
+      await payments.updateAccountHolder({
+        id: holder.id,
+        provider_id: SERVICESCAN_PROVIDER_ID,
+        context: { account_holder: { data: { ...holder.data, cards: [...holder.data.cards, method.data] } }, customer },
+      })
+      expect(await savedCards(alice)).toEqual([expect.objectContaining({ id: method.id, brand: "Visa", last4: "0069" })])
+
+      const { cartId, paymentCollectionId } = await cartFor(alice)
+      expect((await pay(alice, paymentCollectionId, { payment_method_id: method.id })).status).toBe(200)
+      await resetStats()
+      const result = await complete(alice, cartId)
+      expect(result.data).toMatchObject({ type: "cart", error: { message: SHOPPER_MESSAGES.savedCardExpired } })
+      expect(SHOPPER_MESSAGES.savedCardExpired).toBe("This saved card has expired. Please enter your card details or choose another card.")
+      // The one authorization the processor refused, and nothing else.
+      const after = await stats()
+      expect(after["cnp.online"]).toBe(1)
+      expect(after["token.exchange"]).toBe(0)
+      const refused = await transactions("type=authorization")
+      expect(refused.at(-1)).toMatchObject({ response: "305", customerId: alice.id })
     })
 
     it("never gave a browser the processor token or the saved cards secret", async () => {
