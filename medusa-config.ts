@@ -68,6 +68,8 @@ module.exports = defineConfig({
                 user: "demo-user",
                 password: process.env.SERVICESCAN_WORLDPAY_PASSWORD ?? "demo-password",
               },
+              // Saved cards: the secret that seals customers' tokens (test value; a store's own comes from its env).
+              savedCards: { secret: process.env.SERVICESCAN_SAVED_CARDS_SECRET ?? "test-saved-cards-secret-0123456789abcdef" },
             },
           },
         ],

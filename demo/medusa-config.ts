@@ -80,6 +80,8 @@ module.exports = defineConfig({
               processor: "worldpay",
               capture: "manual",
               formConfig: { reportGroup: "Demo Store" },
+              // Saved cards ("Sign in as the demo customer"): a real store takes its own secret from its env.
+              savedCards: { secret: env("SERVICESCAN_SAVED_CARDS_SECRET", "servicescan-demo-saved-cards-secret-0123456789") },
               timeoutMs: 5000,
               maxRetries: 1,
               gateway: {

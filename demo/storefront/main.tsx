@@ -7,7 +7,9 @@ import type { HttpTypes } from "@medusajs/types"
 import {
   payWithServiceScan,
   ServiceScanCardForm,
+  ServiceScanSavedCards,
   type ServiceScanCardFormHandle,
+  type ServiceScanSavedCard,
 } from "medusa-servicescan-storefront"
 import { StrictMode, useCallback, useEffect, useMemo, useRef, useState } from "react"
 import { createRoot } from "react-dom/client"
@@ -58,6 +60,11 @@ function App() {
   const [order, setOrder] = useState<Order | null>(null)
   const [formReady, setFormReady] = useState(false)
   const form = useRef<ServiceScanCardFormHandle>(null)
+  // Signed in: the customer's saved cards, the one chosen ("" for a new card) and "Save this card".
+  const [customer, setCustomer] = useState<{ email: string } | null>(null)
+  const [cards, setCards] = useState<ServiceScanSavedCard[]>([])
+  const [cardId, setCardId] = useState("")
+  const [saveCard, setSaveCard] = useState(false)
 
   useEffect(() => {
     sdk.store.product
@@ -75,6 +82,56 @@ function App() {
         .catch(() => localStorage.removeItem(CART_KEY))
     }
   }, [])
+
+  const loadCards = useCallback(async () => {
+    const { payment_methods } = await sdk.client.fetch<{ payment_methods: ServiceScanSavedCard[] }>("/store/servicescan/payment-methods")
+    setCards(payment_methods)
+    setCardId(payment_methods[0]?.id ?? "")
+  }, [])
+
+  // A reload keeps the sign-in: the SDK keeps the token in localStorage (asked only when there is one).
+  useEffect(() => {
+    if (!localStorage.getItem("medusa_auth_token")) return
+    sdk.store.customer
+      .retrieve()
+      .then(({ customer }) => {
+        setCustomer({ email: customer.email })
+        setEmail(customer.email)
+        return loadCards()
+      })
+      .catch(() => undefined)
+  }, [loadCards])
+
+  async function signIn() {
+    setBusy("sign-in")
+    setError(null)
+    try {
+      // The demo's server makes sure the returning shopper exists with a saved card (an earlier purchase).
+      const res = await fetch("/demo/customer", { method: "POST" })
+      const body = await res.json()
+      if (!res.ok) throw new Error(body.message ?? `HTTP ${res.status}`)
+      await sdk.auth.login("customer", "emailpass", { email: body.email, password: body.password })
+      setCustomer({ email: body.email })
+      setEmail(body.email)
+      if (cart) setCart((await sdk.store.cart.transferCart(cart.id, { fields: CART_FIELDS })).cart)
+      await loadCards()
+    } catch (e) {
+      setError(`Could not sign in as the demo customer: ${messageOf(e)}`)
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  async function signOut() {
+    await sdk.auth.logout().catch(() => undefined)
+    setCustomer(null)
+    setCards([])
+    setCardId("")
+    setSaveCard(false)
+    // The cart belongs to the customer now; a guest starts a new one.
+    localStorage.removeItem(CART_KEY)
+    setCart(null)
+  }
 
   const refresh = useCallback(async (id: string) => {
     const { cart } = await sdk.store.cart.retrieve(id, { fields: CART_FIELDS })
@@ -142,16 +199,22 @@ function App() {
 
   async function pay(event: React.FormEvent) {
     event.preventDefault()
-    if (!cart || !form.current) return
+    if (!cart || (!cardId && !form.current)) return
     setBusy("pay")
     setError(null)
     try {
       let current = cart
       if (current.email !== email) current = (await sdk.store.cart.update(cart.id, { email }, { fields: CART_FIELDS })).cart
-      const result = await payWithServiceScan(sdk, current, { form: form.current })
+      const result = await payWithServiceScan(sdk, current, {
+        form: form.current,
+        paymentMethodId: cardId || undefined,
+        saveCard: !cardId && saveCard,
+      })
       if (result.type === "order") {
         localStorage.removeItem(CART_KEY)
         setOrder(result.order)
+        // A card saved with this order shows up at the next checkout.
+        if (customer) loadCards().catch(() => undefined)
         return
       }
       // Validation problems are announced next to the form by the widget itself.
@@ -182,9 +245,23 @@ function App() {
           <h1>ServiceScan Demo Store</h1>
           <p className="subtle">A Medusa store paying through the ServiceScan hosted card form.</p>
         </div>
-        <span className="badge" title={`Sandbox at ${config.sandboxUrl}`}>
-          Test mode · sandbox
-        </span>
+        <div className="row">
+          {customer ? (
+            <span className="small" data-testid="signed-in">
+              Signed in as {customer.email} ·{" "}
+              <button type="button" className="link" onClick={signOut}>
+                Sign out
+              </button>
+            </span>
+          ) : (
+            <button type="button" className="secondary" onClick={signIn} disabled={busy !== null}>
+              {busy === "sign-in" ? "Signing in…" : "Sign in as the demo customer"}
+            </button>
+          )}
+          <span className="badge" title={`Sandbox at ${config.sandboxUrl}`}>
+            Test mode · sandbox
+          </span>
+        </div>
       </header>
 
       {error && !inCheckout && <ErrorAlert text={error} />}
@@ -256,26 +333,42 @@ function App() {
                   <input type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
                 </label>
 
-                <div className="field">
-                  <span>Card</span>
-                  {session ? (
-                    <ServiceScanCardForm
-                      ref={form}
-                      session={session}
-                      className="card-form"
-                      onReady={() => setFormReady(true)}
-                      onError={(e) => {
-                        console.error(e)
-                        setError(`This browser cannot reach the sandbox at ${config.sandboxUrl}, which serves the card form. Is the demo running on this machine?`)
+                {customer && (
+                  <div className="field saved-cards">
+                    <ServiceScanSavedCards
+                      cards={cards}
+                      value={cardId}
+                      onChange={(id) => {
+                        setCardId(id)
+                        setFormReady(false)
                       }}
+                      save={saveCard}
+                      onSaveChange={setSaveCard}
                     />
-                  ) : (
-                    <p className="subtle small">Preparing the secure card form…</p>
-                  )}
-                </div>
+                  </div>
+                )}
+                {!cardId && (
+                  <div className="field">
+                    <span>Card</span>
+                    {session ? (
+                      <ServiceScanCardForm
+                        ref={form}
+                        session={session}
+                        className="card-form"
+                        onReady={() => setFormReady(true)}
+                        onError={(e) => {
+                          console.error(e)
+                          setError(`This browser cannot reach the sandbox at ${config.sandboxUrl}, which serves the card form. Is the demo running on this machine?`)
+                        }}
+                      />
+                    ) : (
+                      <p className="subtle small">Preparing the secure card form…</p>
+                    )}
+                  </div>
+                )}
 
                 {error && <ErrorAlert text={error} />}
-                <button type="submit" className="pay" data-testid="pay" disabled={!session || !formReady || busy !== null || !/\S+@\S+\.\S+/.test(email)}>
+                <button type="submit" className="pay" data-testid="pay" disabled={(!cardId && (!session || !formReady)) || busy !== null || !/\S+@\S+\.\S+/.test(email)}>
                   {busy === "pay" ? "Paying…" : `Pay ${money(total, currency)}`}
                 </button>
                 <p className="subtle small">

@@ -1,4 +1,5 @@
 import {
+  authenticate,
   defineMiddlewares,
   validateAndTransformBody,
   validateAndTransformQuery,
@@ -134,6 +135,11 @@ export default defineMiddlewares({
       matcher: "/store/carts/:id/complete",
       methods: ["POST"],
       middlewares: [guardCartCompletion],
+    },
+    {
+      // The signed-in customer's saved cards.
+      matcher: "/store/servicescan/payment-methods*",
+      middlewares: [authenticate("customer", ["session", "bearer"])],
     },
     {
       // Medusa's own route: refunds of one ServiceScan payment, one at a time.

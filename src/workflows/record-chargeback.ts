@@ -10,6 +10,7 @@ import { ChargebackSource } from "../modules/servicescan/types"
 import { createChargebackStep, CreateChargebackStepInput, CreatedChargeback } from "./steps/create-chargeback"
 import { createProofRequestStep } from "./steps/create-proof-request"
 import { findChargebackByExternalIdStep } from "./steps/find-chargeback-by-external-id"
+import { loadCardScanIdsStep } from "./steps/load-card-scan-ids"
 import { linkChargebackToOrderStep } from "./steps/link-chargeback-to-order"
 import { refreshChargebackStatusesStep } from "./steps/refresh-chargeback-statuses"
 import { submitProofRequestsStep } from "./steps/submit-proof-requests"
@@ -74,8 +75,10 @@ export const recordChargebackWorkflow = createWorkflow(
 
       const order = transform({ orders }, ({ orders }) => orders[0] as OrderWithPayments & { id: string; currency_code: string; total: BigNumberInput })
       validateChargebackForOrderStep({ amount: input.amount, currency_code: input.currency_code, order })
+      // A payment with a saved card has no scan of its own: earlier payments with that card have.
+      const cardScans = loadCardScanIdsStep(orders as (OrderWithPayments & { id: string })[])
 
-      const data = transform({ input, order }, ({ input, order }) => {
+      const data = transform({ input, order, cardScans }, ({ input, order, cardScans }) => {
         const extra = (input.scan_ids ?? []).map((id) => id.toLowerCase())
         return {
           chargeback: {
@@ -90,7 +93,7 @@ export const recordChargebackWorkflow = createWorkflow(
             source: input.source ?? ("api" as const),
             extra_scan_ids: [...new Set(extra)],
           },
-          scan_ids: [...new Set([...collectOrderScanIds(order), ...extra])],
+          scan_ids: [...new Set([...collectOrderScanIds(order), ...(cardScans[input.order_id] ?? []), ...extra])],
         }
       })
 

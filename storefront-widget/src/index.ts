@@ -23,11 +23,13 @@ export {
 } from "./pay.js";
 export {
   ServiceScanCardForm,
+  ServiceScanSavedCards,
   useServiceScanForm,
   type ServiceScanCardFormHandle,
   type ServiceScanCardFormProps,
   type ServiceScanFormController,
   type ServiceScanFormStatus,
+  type ServiceScanSavedCardsProps,
   type UseServiceScanFormOptions,
 } from "./react.js";
 export type {
@@ -36,6 +38,7 @@ export type {
   ServiceScanFormConfig,
   ServiceScanNamespace,
   ServiceScanPaymentSessionLike,
+  ServiceScanSavedCard,
   ServiceScanSessionData,
   ServiceScanSubmitResult,
 } from "./types.js";

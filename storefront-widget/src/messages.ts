@@ -36,6 +36,16 @@ export interface ServiceScanMessages extends Record<ServiceScanResponseCode, str
   inProgress: string;
   /** Shown when the hosted form or Medusa could not be reached. */
   network: string;
+  /** Legend of the saved-card choice. */
+  payWith: string;
+  /** A saved card whose brand is unknown. */
+  card: string;
+  /** Between a saved card's brand and its last four digits. */
+  endingIn: string;
+  /** The choice that shows the card form. */
+  newCard: string;
+  /** The checkbox that saves the form's card to the shopper's account. */
+  saveCard: string;
 }
 
 /** The default (English) messages. Copy and translate it to localise the widget. */
@@ -59,6 +69,11 @@ export const serviceScanMessages: ServiceScanMessages = {
   rejected: "We couldn't place your order. Please review your cart and try again.",
   inProgress: "Your order is still being processed. Please wait a moment, then try again.",
   network: "We couldn't reach the payment service. Please check your connection and try again.",
+  payWith: "Pay with",
+  card: "Card",
+  endingIn: "ending in",
+  newCard: "Use another card",
+  saveCard: "Save this card",
 };
 
 /** Merges overrides over the defaults; shared so every entry point falls back the same way. */

@@ -33,8 +33,18 @@ export interface ServiceScanSubmitter {
 
 /** Options of {@link payWithServiceScan}. */
 export interface PayWithServiceScanOptions {
-  /** The form to submit, usually `formRef.current`. */
-  form: ServiceScanSubmitter;
+  /** The form to submit, usually `formRef.current`. Not used when `paymentMethodId` is given. */
+  form?: ServiceScanSubmitter | null;
+  /**
+   * Pay with this saved card of the signed-in customer (an `id` from `GET /store/servicescan/payment-methods`)
+   * instead of the form: nothing is typed or submitted, and the plugin charges the card it saved.
+   */
+  paymentMethodId?: string | null;
+  /**
+   * Save the form's card to the signed-in customer's account once the order is placed
+   * (what the "Save this card" checkbox of {@link ServiceScanSavedCards} sets).
+   */
+  saveCard?: boolean;
   /** Medusa payment provider id (default `"pp_servicescan_servicescan"`). */
   providerId?: string;
   /** Replacement texts (another language); missing keys fall back to English. */
@@ -94,9 +104,12 @@ const doubt = {
  * Pays for a Medusa cart with the card in the ServiceScan form:
  * 1. submits the form; a response code other than `"870"` ends here with a
  *    `validation` error (Medusa is not called);
- * 2. sends `{ form_id, response_code }` as the payment session data via
- *    `sdk.store.payment.initiatePaymentSession`;
+ * 2. sends `{ form_id, response_code }` (and `save_card: true` with `saveCard`)
+ *    as the payment session data via `sdk.store.payment.initiatePaymentSession`;
  * 3. completes the cart with `sdk.store.cart.complete`.
+ *
+ * With `paymentMethodId` (a saved card) step 1 is skipped and step 2 sends
+ * `{ payment_method_id }`.
  *
  * It never rejects for a failed payment: it resolves with
  * `{ type: "order", order }` or `{ type: "error", error }`, where `error` is a
@@ -137,7 +150,7 @@ export function payWithServiceScan<TCart extends { id: string }, TOrder>(
 async function pay<TCart extends { id: string }, TOrder>(
   sdk: ServiceScanSdk<TCart, TOrder>,
   cart: TCart,
-  { form, providerId = "pp_servicescan_servicescan", messages }: PayWithServiceScanOptions,
+  { form, paymentMethodId, saveCard, providerId = "pp_servicescan_servicescan", messages }: PayWithServiceScanOptions,
 ): Promise<ServiceScanPaymentResult<TCart, TOrder>> {
   const m = withMessages(messages);
   // The js-sdk throws a `FetchError` with `status` and, as `message`, the JSON body's `message`
@@ -149,7 +162,7 @@ async function pay<TCart extends { id: string }, TOrder>(
     // it a connection problem would send the shopper retrying in vain. Its message is written for the
     // client; a bare status text ("Bad Request") is not, so it gets ours. A 409 is the exception: another
     // completion of this cart is still running, so waiting and trying again is exactly right.
-    const rejected = http != undefined && http >= 400 && http < 500 && http != 409;
+    const rejected = settles(http);
     const text = rejected && typeof message == "string" && message != statusText ? message : "";
     const kind = rejected ? "rejected" : "network";
     return {
@@ -168,26 +181,28 @@ async function pay<TCart extends { id: string }, TOrder>(
   return doubt.has(cart.id) ? complete() : fresh();
 
   async function fresh(): Promise<ServiceScanPaymentResult<TCart, TOrder>> {
-    let result: ServiceScanSubmitResult;
-    try {
-      result = await form.submit();
-    } catch (e) {
-      // Timeout or a form that never loaded: the hosted service was unreachable (no status, so `network`).
-      return failed(e);
-    }
-    const code = result.responseCode;
-    if (code != "870") {
-      return {
-        type: "error",
-        error: new ServiceScanPaymentError("validation", describeResponseCode(code, m), { code }),
-      };
+    // A saved card needs no form: the session names the card.
+    let data: Record<string, unknown> = { payment_method_id: paymentMethodId };
+    if (!paymentMethodId) {
+      let result: ServiceScanSubmitResult;
+      try {
+        result = await form!.submit();
+      } catch (e) {
+        // Timeout or a form that never loaded: the hosted service was unreachable (no status, so `network`).
+        return failed(e);
+      }
+      const code = result.responseCode;
+      if (code != "870") {
+        return {
+          type: "error",
+          error: new ServiceScanPaymentError("validation", describeResponseCode(code, m), { code }),
+        };
+      }
+      data = { form_id: result.formId, response_code: code, save_card: saveCard };
     }
 
     try {
-      await sdk.store.payment.initiatePaymentSession(cart, {
-        provider_id: providerId,
-        data: { form_id: result.formId, response_code: code },
-      });
+      await sdk.store.payment.initiatePaymentSession(cart, { provider_id: providerId, data });
     } catch (e) {
       return failed(e);
     }

@@ -5,6 +5,7 @@ import {
   useImperativeHandle,
   useRef,
   useState,
+  useId,
   type ForwardedRef,
 } from "react";
 import { ServiceScanError, type ServiceScanLoadError } from "./errors.js";
@@ -13,6 +14,7 @@ import { describeResponseCode, serviceScanMessages, withMessages, type ServiceSc
 import type {
   ServiceScanFormConfig,
   ServiceScanPaymentSessionLike,
+  ServiceScanSavedCard,
   ServiceScanSessionData,
   ServiceScanSubmitResult,
 } from "./types.js";
@@ -225,3 +227,49 @@ export const ServiceScanCardForm = forwardRef(function ServiceScanCardForm(
     </div>
   );
 });
+
+/** Props of {@link ServiceScanSavedCards}. */
+export interface ServiceScanSavedCardsProps {
+  /** The customer's cards: `payment_methods` of `GET /store/servicescan/payment-methods`. */
+  cards: readonly ServiceScanSavedCard[];
+  /** The chosen card's id; `""` for a new card typed into the form. */
+  value: string;
+  onChange(id: string): void;
+  /** Whether "Save this card" is ticked (offered with a new card only). */
+  save: boolean;
+  onSaveChange(save: boolean): void;
+  /** A problem to announce here, e.g. a payment with the chosen card that failed. */
+  error?: string | null;
+  /** Replacement texts (another language); missing keys fall back to English. */
+  messages?: Partial<ServiceScanMessages>;
+}
+
+/**
+ * For a signed-in shopper: a radio group of their saved cards and "Use another
+ * card", and, with a new card, the "Save this card" checkbox. Native inputs,
+ * so it is keyboard accessible as is (Tab to the group, arrows to choose,
+ * Space to tick); `error` is announced by a polite live region. Render the
+ * card form only while `value` is empty.
+ */
+export function ServiceScanSavedCards(p: ServiceScanSavedCardsProps) {
+  const m = withMessages(p.messages);
+  const name = useId();
+  const radio = (id: string, label: string) => (
+    <label key={id}>
+      <input type="radio" name={name} checked={p.value == id} onChange={() => p.onChange(id)} /> {label}
+    </label>
+  );
+  return (
+    <fieldset>
+      <legend>{m.payWith}</legend>
+      {p.cards.map((c) => radio(c.id, `${c.brand || m.card} ${m.endingIn} ${c.last4}`))}
+      {radio("", m.newCard)}
+      {!p.value && (
+        <label>
+          <input type="checkbox" checked={p.save} onChange={(e) => p.onSaveChange(e.target.checked)} /> {m.saveCard}
+        </label>
+      )}
+      <div aria-live="polite">{p.error}</div>
+    </fieldset>
+  );
+}

@@ -62,3 +62,15 @@ export interface ServiceScanPaymentSessionLike {
   /** Provider data; for ServiceScan it has the shape of {@link ServiceScanSessionData}. */
   data?: Record<string, unknown> | null;
 }
+
+/**
+ * A saved card of the signed-in customer, as `GET /store/servicescan/payment-methods`
+ * lists it (`payment_methods`, most recently saved first). Never a token.
+ */
+export interface ServiceScanSavedCard {
+  /** What to pass as `paymentMethodId` to `payWithServiceScan`. */
+  id: string;
+  /** The brand a shopper recognises ("Visa"), or null when the processor did not say. */
+  brand: string | null;
+  last4: string | null;
+}

@@ -1,12 +1,14 @@
 // The demo storefront: bundles demo/storefront/main.tsx with esbuild (React, @medusajs/js-sdk and
 // medusa-servicescan-storefront included) and serves it with the seed's publishable key injected.
-// It also offers one demo-only helper, POST /demo/chargeback, which plays the card network and
-// sends a signed chargeback to the plugin's webhook (the signing secret stays in this process).
+// It also offers two demo-only helpers: POST /demo/chargeback, which plays the card network and
+// sends a signed chargeback to the plugin's webhook (the signing secret stays in this process), and
+// POST /demo/customer, which prepares the returning shopper with a saved card (demo-customer.mjs).
 import { execFileSync } from "node:child_process"
 import { appendFileSync, existsSync, readFileSync, readdirSync, statSync } from "node:fs"
 import { createServer } from "node:http"
 import { join } from "node:path"
 import { handleDemoChargeback } from "./chargeback.mjs"
+import { handleDemoCustomer } from "./demo-customer.mjs"
 import { DEMO_DIR, ROOT_DIR } from "./util.mjs"
 
 const WIDGET_DIR = join(ROOT_DIR, "storefront-widget")
@@ -94,6 +96,16 @@ export async function startStorefront({ port, bundle, config, medusaInternalUrl,
           if (raw.length > 10_000) return send(413, "application/json", '{"message":"Too large"}')
         }
         const answer = await handleDemoChargeback({ headers: req.headers, rawBody: raw, port, medusaUrl: medusaInternalUrl, secret: webhookSecret })
+        return send(answer.status, "application/json", JSON.stringify(answer.body))
+      }
+      if (req.method === "POST" && url.pathname === "/demo/customer") {
+        const answer = await handleDemoCustomer({
+          headers: req.headers,
+          port,
+          medusaUrl: medusaInternalUrl,
+          publishableKey: config.publishableKey,
+          regionId: config.regionId,
+        })
         return send(answer.status, "application/json", JSON.stringify(answer.body))
       }
       send(404, "text/plain", "Not found")

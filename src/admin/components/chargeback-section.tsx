@@ -1,6 +1,6 @@
 import { ArrowPath, ArrowUpRightOnBox, CheckCircle, PaperClip, XCircle, XMark } from "@medusajs/icons"
 import { Button, Container, Heading, Text, toast, usePrompt } from "@medusajs/ui"
-import { useState } from "react"
+import { useMemo, useState } from "react"
 import { Link } from "react-router-dom"
 import { errorMessage } from "../lib/errors"
 import { chargebackStatusLabel, formatDateTime, formatMoney, gatewayDisplayName, humanize } from "../lib/format"
@@ -71,6 +71,11 @@ export const ChargebackSection = ({
   const check = useCheckChargeback(chargeback.id)
   const outcome = useSetChargebackOutcome(chargeback.id)
   const proofRequests = chargeback.proof_requests ?? []
+  // Scans borrowed from earlier orders (saved cards), by scan id.
+  const sources = useMemo(
+    () => new Map((chargeback.scan_sources ?? []).map((source) => [source.scan_id.toLowerCase(), source])),
+    [chargeback.scan_sources]
+  )
   const settled = FINAL.has(chargeback.status)
   const unconfirmed = proofRequests.some((pr) => pr.status === "submitting" || pr.status === "failed")
   const statusView = chargebackStatusLabel(chargeback.status)
@@ -209,7 +214,7 @@ export const ChargebackSection = ({
       )}
 
       {proofRequests.length > 0 ? (
-        proofRequests.map((pr) => <ProofRequestBlock key={pr.id} proofRequest={pr} />)
+        proofRequests.map((pr) => <ProofRequestBlock key={pr.id} proofRequest={pr} sources={sources} />)
       ) : (
         <EmptyState
           title="No scans sent"

@@ -1,6 +1,6 @@
 import { Text } from "@medusajs/ui"
 import { formatDateTime, formatRelative, proofRequestStatusLabel } from "../lib/format"
-import type { ProofRequest, ScanEvidence } from "../lib/types"
+import type { ProofRequest, ScanEvidence, ScanSource } from "../lib/types"
 import { ScanRow } from "./scan-evidence"
 import { ProofRequestStatusBadge } from "./status-badges"
 
@@ -45,7 +45,14 @@ function byVerdict(a: ScanEvidence, b: ScanEvidence): number {
   return rank(a) - rank(b)
 }
 
-export const ProofRequestBlock = ({ proofRequest, now }: { proofRequest: ProofRequest; now?: Date }) => {
+type ProofRequestBlockProps = {
+  proofRequest: ProofRequest
+  now?: Date
+  /** Scans taken for another order (a saved card's), by scan id. */
+  sources?: ReadonlyMap<string, ScanSource>
+}
+
+export const ProofRequestBlock = ({ proofRequest, now, sources }: ProofRequestBlockProps) => {
   const scans = [...scansOf(proofRequest)].sort(byVerdict)
   const complete = proofRequest.status === "complete"
   const hasError = Boolean(proofRequest.last_error) && proofRequest.status !== "complete"
@@ -81,7 +88,12 @@ export const ProofRequestBlock = ({ proofRequest, now }: { proofRequest: ProofRe
       {scans.length > 0 ? (
         <ul className="divide-y" aria-label="Scans">
           {scans.map((scan) => (
-            <ScanRow key={scan.id ?? scan.scan_id} scan={scan} proofComplete={complete} />
+            <ScanRow
+              key={scan.id ?? scan.scan_id}
+              scan={scan}
+              proofComplete={complete}
+              source={sources?.get(scan.scan_id.toLowerCase())}
+            />
           ))}
         </ul>
       ) : (

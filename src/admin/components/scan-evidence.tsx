@@ -1,10 +1,11 @@
 import { ArrowDownTray, Photo } from "@medusajs/icons"
 import { Badge, Button, Copy, FocusModal, Text } from "@medusajs/ui"
 import { useEffect, useState } from "react"
+import { Link } from "react-router-dom"
 import { groundTruthLabel, shortId } from "../lib/format"
 import { scanImageUrl } from "../lib/queries"
 import { errorMessage } from "../lib/errors"
-import type { ScanEvidence } from "../lib/types"
+import type { ScanEvidence, ScanSource } from "../lib/types"
 
 /** The alt text of a scan's image: what it is and what the service concluded. */
 export function scanImageAlt(scanId: string, verdictLabel: string): string {
@@ -185,10 +186,26 @@ type ScanRowProps = {
   scan: ScanEvidence
   /** Whether the proof request completed; an unreported scan then means "no verdict", not "waiting". */
   proofComplete: boolean
+  /** The earlier order the scan was taken for, when it is not the disputed order's own (a saved card's). */
+  source?: ScanSource
+}
+
+/** The earlier order a borrowed scan came from, linked: why a scan of another order is evidence here. */
+export const ScanSourceNote = ({ source }: { source: ScanSource }) => {
+  const order = source.order_display_id !== null ? `order #${source.order_display_id}` : `order ${source.order_id}`
+  return (
+    <Text size="xsmall" leading="compact" className="text-ui-fg-subtle" data-testid="scan-source">
+      Scanned for{" "}
+      <Link to={`/orders/${source.order_id}`} className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover">
+        {order}
+      </Link>
+      , with the same saved card.
+    </Text>
+  )
 }
 
 /** One scan: its id, the service's verdict in plain words, and for worthwhile scans the image. */
-export const ScanRow = ({ scan, proofComplete }: ScanRowProps) => {
+export const ScanRow = ({ scan, proofComplete, source }: ScanRowProps) => {
   const view = groundTruthLabel(scan.ground_truth, proofComplete)
   const archived = Boolean(scan.archived ?? scan.archived_at)
   return (
@@ -223,6 +240,7 @@ export const ScanRow = ({ scan, proofComplete }: ScanRowProps) => {
         <Text size="xsmall" leading="compact" className="text-ui-fg-muted">
           {view.description}
         </Text>
+        {source && <ScanSourceNote source={source} />}
         {scan.archive_error && (
           <Text size="xsmall" leading="compact" className="text-ui-fg-error">
             Not archived: {scan.archive_error}

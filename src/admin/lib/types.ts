@@ -55,6 +55,18 @@ export type ScanEvidence = {
   archive_error?: string | null
 }
 
+/**
+ * A scan of a chargeback's evidence that was taken for another order: a
+ * payment with a saved card borrows the scan made when the card was saved, and
+ * the scans of earlier payments with the same card.
+ */
+export type ScanSource = {
+  scan_id: string
+  order_id: string
+  /** The order's number as the admin shows it ("#12"); null when the order is gone. */
+  order_display_id: number | null
+}
+
 export type ProofRequest = {
   id: string
   remote_id: string | null
@@ -86,6 +98,8 @@ export type Chargeback = {
   created_at?: string
   updated_at?: string
   proof_requests?: ProofRequest[]
+  /** With the proof requests: the scans borrowed from other orders (saved cards) and their orders. */
+  scan_sources?: ScanSource[]
   /** The processor's case behind the chargeback, when asked for (`+dispute_case.<field>`, each field named: a relation wildcard is refused); null when there is none. */
   dispute_case?: DisputeCase | null
 }

@@ -763,13 +763,17 @@ export default class ServiceScanModuleService extends MedusaService({
   async recordCheckoutAttempt(input: {
     payment_session_id: string
     cart_id: string
-    form_id: string
+    /** The hosted form id; null for a session paying with a saved card. */
+    form_id: string | null
+    /** The saved card the session pays with, when it does. */
+    payment_method_id?: string | null
     request_id: string
     now?: Date
   }): Promise<void> {
     const data = {
       cart_id: input.cart_id,
-      form_id: input.form_id.toLowerCase(),
+      form_id: input.form_id?.toLowerCase() ?? null,
+      payment_method_id: input.payment_method_id ?? null,
       request_id: input.request_id,
       attempted_at: input.now ?? new Date(),
       reconciled_at: null,
@@ -925,9 +929,51 @@ export default class ServiceScanModuleService extends MedusaService({
     return matches
   }
 
+  /**
+   * The scans of payments made with the same card (the same token
+   * fingerprint) as a payment with a saved card: evidence that the card's
+   * holder had the card in hand. Only payments recorded before `before` (the
+   * disputed payment's authorization) and of other orders than `exclude_order_ids`.
+   */
+  async listScansOfCards(input: {
+    fingerprints: string[]
+    before: Date
+    exclude_order_ids: string[]
+  }): Promise<{ scan_id: string; order_id: string; token_fingerprint: string }[]> {
+    const fingerprints = [...new Set(input.fingerprints.filter(Boolean))]
+    if (!fingerprints.length) {
+      return []
+    }
+    const rows = await this.listPaymentRefs(
+      { token_fingerprint: fingerprints, scan_id: { $ne: null }, created_at: { $lt: input.before } },
+      { select: ["scan_id", "order_id", "token_fingerprint"], take: null, order: { created_at: "ASC" } }
+    )
+    const excluded = new Set(input.exclude_order_ids)
+    return rows
+      .filter((row) => row.scan_id && row.token_fingerprint && !excluded.has(row.order_id))
+      .map((row) => ({ scan_id: row.scan_id as string, order_id: row.order_id, token_fingerprint: row.token_fingerprint as string }))
+  }
+
+  /** The orders whose payments carried these scans (a scan's id is its payment's form id). */
+  async listScanOrders(scanIds: string[]): Promise<{ scan_id: string; order_id: string }[]> {
+    const ids = [...new Set(scanIds.map((id) => id.toLowerCase()))]
+    if (!ids.length) {
+      return []
+    }
+    const rows = await this.listPaymentRefs({ scan_id: ids }, { select: ["scan_id", "order_id"], take: null })
+    return rows.filter((row) => row.scan_id).map((row) => ({ scan_id: row.scan_id as string, order_id: row.order_id }))
+  }
+
   /** Records how the processor names payments (see PaymentRef); a payment already recorded is left as it is. */
   async recordPaymentRefs(
-    refs: { payment_id: string; order_id: string; processor_transaction_id: string; processor_order_id: string | null; scan_id: string | null }[]
+    refs: {
+      payment_id: string
+      order_id: string
+      processor_transaction_id: string
+      processor_order_id: string | null
+      scan_id: string | null
+      token_fingerprint?: string | null
+    }[]
   ): Promise<number> {
     if (!refs.length) {
       return 0

@@ -44,6 +44,7 @@ export type PaymentOperation =
   | "refund"
   | "cancel"
   | "delete"
+  | "save"
 
 /** Where the failing call went. */
 export type FailureStage = "form" | "exchange" | "processor"
@@ -99,7 +100,46 @@ export const SHOPPER_MESSAGES = {
   configuration:
     "We could not process your payment right now. Please try again later or choose another payment method.",
   missingForm: "Please enter your card details before placing the order.",
+  savedCardExpired: "This saved card has expired. Please enter your card details or choose another card.",
+  savedCardUnusable: "This saved card can no longer be used. Please enter your card details or choose another card.",
+  savedCardReselect: "We could not use your saved card. Please choose it again or enter your card details.",
 } as const
+
+/**
+ * Why a saved card cannot be used or saved, before anything is sent anywhere.
+ * Each is a request the shopper (or the storefront) can correct, so each says how.
+ */
+export const SAVED_CARD_REFUSALS = {
+  disabled: "Saved cards are not enabled in this store. Enter your card details instead.",
+  signInToPay: "Sign in to pay with a saved card, or enter your card details.",
+  signInToSave: "Sign in to save your card, or pay without saving it.",
+  notYours: "This saved card is not on your account. Choose one of your saved cards or enter your card details.",
+  formAndCard: "Send either form_id (a card entered in the form) or payment_method_id (a saved card), not both.",
+  saveSavedCard: "data.save_card applies to a card entered in the form; a saved card is already saved.",
+} as const
+
+export type SavedCardRefusal = keyof typeof SAVED_CARD_REFUSALS
+
+/** A refused saved-card request as the MedusaError the store API answers with (400 with the sentence). */
+export function savedCardRefusal(reason: SavedCardRefusal): MedusaError {
+  const type =
+    reason === "formAndCard" || reason === "saveSavedCard"
+      ? MedusaError.Types.INVALID_DATA
+      : MedusaError.Types.NOT_ALLOWED
+  return new MedusaError(type, SAVED_CARD_REFUSALS[reason])
+}
+
+/**
+ * A saved card whose sealed token does not open for this session (sealed
+ * under another secret, for another customer, or altered): nothing is sent
+ * to the processor, and the shopper picks the card again or types one.
+ */
+export function savedCardUnopenedError(context: FailureContext, detail: string): ServiceScanPaymentError {
+  return build(
+    { category: "form_expired", shopperMessage: SHOPPER_MESSAGES.savedCardReselect, detail },
+    { ...context, stage: "form" }
+  )
+}
 
 const FORM_CODE_PROBLEMS: Readonly<Record<string, string>> = {
   "871": "the card number is invalid",
@@ -164,6 +204,7 @@ const OPERATION_VERBS: Readonly<Record<PaymentOperation, string>> = {
   refund: "refund the payment",
   cancel: "cancel the payment",
   delete: "release the payment",
+  save: "save the card",
 }
 
 type Classified = {
@@ -193,11 +234,24 @@ export type FailureContext = {
   gateway?: string
   /** Applied to the error's message and detail before they exist anywhere (the provider's redaction). */
   scrub?: (text: string) => string
+  /** The card is one the customer saved: its problems are told as the saved card's. */
+  savedCard?: boolean
+}
+
+/** Decline reasons whose shopper message differs for a saved card (the card itself has to change). */
+const SAVED_CARD_DECLINES: Partial<Record<DeclineReason, string>> = {
+  expired_card: SHOPPER_MESSAGES.savedCardExpired,
+  invalid_expiry: SHOPPER_MESSAGES.savedCardExpired,
+  invalid_token: SHOPPER_MESSAGES.savedCardUnusable,
+  expired_token: SHOPPER_MESSAGES.savedCardUnusable,
+  invalid_card_number: SHOPPER_MESSAGES.savedCardUnusable,
 }
 
 /** A processor's answer that was not an approval, as the error the provider throws. */
 export function declineError(result: GatewayResult, context: FailureContext): ServiceScanPaymentError {
-  return build(classifyDecline(context.gateway ?? "the processor", result), context)
+  const classified = classifyDecline(context.gateway ?? "the processor", result)
+  const savedCardMessage = context.savedCard ? SAVED_CARD_DECLINES[result.reason ?? "generic"] : undefined
+  return build(savedCardMessage ? { ...classified, shopperMessage: savedCardMessage } : classified, context)
 }
 
 /** The hosted form's validation code other than 870, as the error the provider throws. Nothing was sent anywhere. */

@@ -50,6 +50,18 @@ export type ServiceScanOptions = {
   maxRetries?: number
   /** The processor gateway: the built-in Worldpay cnpAPI gateway, or your own implementation. */
   gateway: WorldpayGatewayConfig | ProcessorGateway
+  /**
+   * Saved cards (off without it). `secret`, at least 32 characters, seals the
+   * processor tokens customers save and keys their fingerprints. Keep it
+   * stable: cards saved under another secret can no longer be used.
+   */
+  savedCards?: SavedCardsOptions
+}
+
+/** Options of saved cards. */
+export type SavedCardsOptions = {
+  /** Server-side secret of at least 32 characters (e.g. `openssl rand -base64 48`). Never sent anywhere. */
+  secret: string
 }
 
 /** Options of the browser form client that the merchant may set. */
@@ -82,8 +94,9 @@ export type WorldpayGatewayConfig = {
 /** Options after validation, with defaults applied. */
 export type ResolvedServiceScanOptions = Omit<
   Required<ServiceScanOptions>,
-  "formConfig"
+  "formConfig" | "savedCards"
 > & {
+  savedCards?: SavedCardsOptions
   formConfig: Required<Omit<ServiceScanFormConfigOptions, "reportGroup">> &
     Pick<ServiceScanFormConfigOptions, "reportGroup">
 }
@@ -201,6 +214,23 @@ export const serviceScanOptionsSchema = z.object({
     .max(5, { error: "must be at most 5" })
     .default(2),
   gateway: gatewaySchema,
+  savedCards: z
+    .strictObject(
+      {
+        secret: z
+          .string({ error: "must be a string (the saved cards secret)" })
+          .min(32, { error: "must be at least 32 characters (the saved cards secret)" }),
+      },
+      {
+        error: (issue) =>
+          issue.code === "unrecognized_keys"
+            ? `has unsupported keys: ${issue.keys.join(", ")} (supported: secret)`
+            : issue.code === "invalid_type"
+              ? "must be { secret } (saved cards)"
+              : undefined,
+      }
+    )
+    .optional(),
 })
 
 /**

@@ -5,18 +5,30 @@ import type {
   CancelPaymentOutput,
   CapturePaymentInput,
   CapturePaymentOutput,
+  CreateAccountHolderInput,
+  CreateAccountHolderOutput,
+  DeleteAccountHolderInput,
+  DeleteAccountHolderOutput,
   DeletePaymentInput,
+  DeletePaymentMethodInput,
+  DeletePaymentMethodOutput,
   DeletePaymentOutput,
   GetPaymentStatusInput,
   GetPaymentStatusOutput,
   InitiatePaymentInput,
   InitiatePaymentOutput,
+  ListPaymentMethodsInput,
+  ListPaymentMethodsOutput,
   Logger,
   ProviderWebhookPayload,
   RefundPaymentInput,
   RefundPaymentOutput,
   RetrievePaymentInput,
   RetrievePaymentOutput,
+  SavePaymentMethodInput,
+  SavePaymentMethodOutput,
+  UpdateAccountHolderInput,
+  UpdateAccountHolderOutput,
   UpdatePaymentInput,
   UpdatePaymentOutput,
   WebhookActionResult,
@@ -28,6 +40,7 @@ import {
   PaymentActions,
   PaymentSessionStatus,
 } from "@medusajs/framework/utils"
+import { z } from "@medusajs/framework/zod"
 import { randomUUID } from "node:crypto"
 import { RetryEvent } from "../../lib/http"
 import { CheckoutClient } from "../../lib/servicescan/checkout-client"
@@ -41,6 +54,8 @@ import {
   ServiceScanPaymentError,
   declineError,
   formCodeError,
+  savedCardRefusal,
+  savedCardUnopenedError,
   toMedusaError,
 } from "./errors"
 import { GatewayProtocolError, GatewayResult, ProcessorGateway } from "./gateways/types"
@@ -53,12 +68,29 @@ import {
   WorldpayGatewayConfig,
 } from "./options"
 import {
+  accountHolderDataSchema,
+  deriveSavedCardKeys,
+  findSavedCard,
+  openToken,
+  publicSavedCard,
+  readAccountHolderData,
+  SavedCard,
+  SavedCardKeys,
+  savedCardIdFor,
+  sameFingerprint,
+  sealToken,
+  ServiceScanAccountHolderData,
+  tokenFingerprint,
+  withSavedCard,
+} from "./saved-cards"
+import {
   paymentDataSchema,
   SERVER_ONLY_KEYS,
   ServiceScanCaptureRecord,
   ServiceScanFormConfig,
   ServiceScanPaymentData,
   ServiceScanSessionData,
+  ServiceScanSessionSavedCard,
   ParsedSessionData,
   sessionDataSchema,
   StorefrontInput,
@@ -91,6 +123,8 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   protected readonly gateway_: ProcessorGateway
   /** Strings scrubbed from every log line and error detail, whatever produced them. */
   private readonly secrets_: string[]
+  /** Keys of saved cards, when the `savedCards` option enables them. */
+  private readonly savedCardKeys_?: SavedCardKeys
 
   /**
    * Validates the options once, when Medusa loads the provider.
@@ -143,7 +177,11 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     this.secrets_ = [
       this.options_.paymentTokenApiKey,
       isWorldpayConfig(gateway) ? gateway.password : undefined,
+      this.options_.savedCards?.secret,
     ].filter((secret): secret is string => typeof secret === "string" && secret.length >= 4)
+    if (this.options_.savedCards) {
+      this.savedCardKeys_ = deriveSavedCardKeys(this.options_.savedCards.secret)
+    }
   }
 
   /**
@@ -156,18 +194,67 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
     const storefront = this.readStorefrontInput(input.data ?? {})
     const sessionKey = input.context?.idempotency_key ?? storefront.session_id
+    const customerId = input.context?.customer?.id
+    const savedCard = this.savedCardForSession(storefront, customerId, input.context?.account_holder?.data)
     const sessionData = this.buildSessionData({
       amount: input.amount,
       currencyCode: input.currency_code,
       sessionKey,
-      customerId: input.context?.customer?.id,
+      customerId,
       storefront,
+      savedCard,
     })
     return {
       id: sessionKey ?? randomUUID(),
       data: sessionData,
       status: PaymentSessionStatus.PENDING,
     }
+  }
+
+  /**
+   * Checks what a session asks of saved cards, before anything is stored: a
+   * card to pay with must be one of this customer's (their account holder's,
+   * which Medusa loads for the signed-in customer), and saving needs a
+   * signed-in customer. Answers the card, copied with its sealed token, for
+   * authorization to use.
+   *
+   * @throws MedusaError NOT_ALLOWED / INVALID_DATA with a sentence the shopper can act on.
+   */
+  private savedCardForSession(
+    storefront: ParsedSessionData,
+    customerId: string | undefined,
+    accountHolderData: unknown
+  ): ServiceScanSessionSavedCard | undefined {
+    if (storefront.form_id && storefront.payment_method_id) {
+      throw savedCardRefusal("formAndCard")
+    }
+    if (storefront.save_card && storefront.payment_method_id) {
+      throw savedCardRefusal("saveSavedCard")
+    }
+    if (storefront.save_card) {
+      if (!this.savedCardKeys_) {
+        throw savedCardRefusal("disabled")
+      }
+      if (!formCustomerId(customerId)) {
+        throw savedCardRefusal("signInToSave")
+      }
+    }
+    if (!storefront.payment_method_id) {
+      return undefined
+    }
+    if (!this.savedCardKeys_) {
+      throw savedCardRefusal("disabled")
+    }
+    if (!formCustomerId(customerId)) {
+      throw savedCardRefusal("signInToPay")
+    }
+    const holder = readAccountHolderData(accountHolderData)
+    const card = holder?.customer_id === customerId ? findSavedCard(holder, storefront.payment_method_id) : undefined
+    if (!card) {
+      throw savedCardRefusal("notYours")
+    }
+    const { id, sealed_token, fingerprint, brand, last4, scan_id } = card
+    return { id, sealed_token, fingerprint, brand, last4, scan_id }
   }
 
   /**
@@ -181,18 +268,28 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     if (payment.success) {
       return { data: payment.data, status: sessionStatusOf(payment.data) }
     }
-    const storefront = this.readStorefrontInput(data)
+    // The saved card was put there by initiatePayment; it stays with the customer it was sealed for.
+    const { saved_card: _savedCard, ...rest } = data
+    const storefront = this.readStorefrontInput(rest)
+    const previous = sessionDataSchema.safeParse(data)
     const sessionKey = input.context?.idempotency_key ?? storefront.session_id
+    const customerId = input.context?.customer?.id ?? storefront.form_config?.customerId
+    const kept = previous.success ? previous.data.saved_card : undefined
+    const savedCard =
+      kept && storefront.payment_method_id === kept.id && customerId && this.opens(kept, customerId) ? kept : undefined
     const sessionData = this.buildSessionData({
       amount: input.amount,
       currencyCode: input.currency_code,
       sessionKey,
       formId: sessionKey ? undefined : storefront.form_config?.id,
-      customerId: input.context?.customer?.id ?? storefront.form_config?.customerId,
+      customerId,
       storefront: {
         form_id: storefront.form_id,
         response_code: storefront.response_code,
+        save_card: storefront.save_card,
+        payment_method_id: savedCard ? storefront.payment_method_id : undefined,
       },
+      savedCard,
     })
     return { data: sessionData, status: PaymentSessionStatus.PENDING }
   }
@@ -200,6 +297,9 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   /**
    * Authorizes (manual capture) or charges (automatic capture) the card behind
    * the session's form id: exactly one token exchange and one processor call.
+   * A session that names a saved card makes the processor call alone: the
+   * token comes sealed in the session, bound to its customer and card, and is
+   * opened here for that call only.
    *
    * Idempotency: the processor request id and order id derive from Medusa's
    * idempotency key (the payment session id), so a retried authorize of the
@@ -226,15 +326,20 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
 
     const session = this.readSessionForAuthorization(data)
     const idempotencyKey =
-      input.context?.idempotency_key ?? session.sessionId ?? session.formConfigId ?? session.formId
+      input.context?.idempotency_key ?? session.sessionId ?? session.formConfigId ?? session.reference
     const requestId = processorIdFor(idempotencyKey)
-    const logContext = { operation: "authorize" as const, request_id: requestId, form_id: session.formId }
+    const logContext = {
+      operation: "authorize" as const,
+      request_id: requestId,
+      form_id: session.formId,
+      payment_method_id: session.savedCard?.id,
+    }
 
     if (existing.success) {
       // Re-authorizing would return the original (now released) approval.
       throw this.alreadyReleased(requestId, logContext)
     }
-    if (session.responseCode !== undefined && session.responseCode !== FORM_VALID) {
+    if (session.formId && session.responseCode !== undefined && session.responseCode !== FORM_VALID) {
       throw this.fail(formCodeError(session.responseCode, this.failureContext("authorize", "form")), {
         ...logContext,
         stage: "form",
@@ -246,11 +351,28 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       session.currencyCode
     )
 
+    // A saved card's token comes sealed in the session (no exchange); a form's from the exchange.
     let token: string
-    try {
-      token = (await this.checkout_.exchangeFormId(session.formId)).token
-    } catch (error) {
-      throw this.fail(error, { ...logContext, stage: "exchange" })
+    if (session.savedCard) {
+      const opened = session.customerId ? this.opens(session.savedCard, session.customerId) : undefined
+      if (!opened) {
+        throw this.fail(
+          savedCardUnopenedError(
+            this.failureContext("authorize", "form"),
+            `the saved card ${session.savedCard.id} of this session does not open for ${
+              session.customerId ? `customer ${session.customerId}` : "a session without a customer"
+            } (another secret, another customer, or altered data); nothing was sent`
+          ),
+          { ...logContext, stage: "form" }
+        )
+      }
+      token = opened
+    } else {
+      try {
+        token = (await this.checkout_.exchangeFormId(session.reference)).token
+      } catch (error) {
+        throw this.fail(error, { ...logContext, stage: "exchange" })
+      }
     }
 
     const automatic = this.options_.capture === "automatic"
@@ -275,7 +397,8 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
         // hold must not linger on the shopper's card.
         await this.releaseQuietly(result.transactionId, requestId, automatic ? "capture" : "authorization")
       }
-      throw this.fail(declineError(result, this.failureContext(logContext.operation)), {
+      const context = { ...this.failureContext(logContext.operation), savedCard: !!session.savedCard }
+      throw this.fail(declineError(result, context), {
         ...logContext,
         stage: "processor",
         duplicate: result.duplicate ?? false,
@@ -291,10 +414,16 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     }
 
     const now = new Date().toISOString()
+    const savedCard = session.savedCard
     const payment: ServiceScanPaymentData = {
       status: automatic ? "captured" : "authorized",
-      scan_id: session.formId,
-      form_id: session.formId,
+      scan_id: session.formId ?? null,
+      form_id: session.formId ?? null,
+      source: savedCard ? "saved_card" : "form",
+      ...(savedCard ? { saved_card: { id: savedCard.id, scan_id: savedCard.scan_id } } : {}),
+      ...(this.savedCardKeys_ ? { token_fingerprint: tokenFingerprint(this.savedCardKeys_, token) } : {}),
+      ...(session.customerId ? { customer_id: session.customerId } : {}),
+      ...(session.saveCard && !savedCard ? { save_card: true } : {}),
       processor: this.options_.processor,
       gateway: this.gateway_.name,
       capture_mode: this.options_.capture,
@@ -306,7 +435,10 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       cnp_txn_id: result.transactionId,
       ...(result.authCode ? { auth_code: result.authCode } : {}),
       // From the gateway: only it knows whether its tokens keep the card's last four (cnpAPI's do).
-      card: { last4: result.card?.last4 ?? null, type: result.card?.type ?? null },
+      card: {
+        last4: result.card?.last4 ?? savedCard?.last4 ?? null,
+        type: result.card?.type ?? savedCard?.brand ?? null,
+      },
       processor_response: { code: result.responseCode, message: result.message },
       captures: automatic
         ? [{ cnp_txn_id: result.transactionId, amount_minor: amountMinor, request_id: requestId, captured_at: now }]
@@ -545,13 +677,19 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       return { data: input.data }
     }
     const session = sessionDataSchema.safeParse(data)
-    // Only a session whose form was submitted can have been authorized.
-    const requestId = session.success && session.data.form_id ? session.data.form_config?.id : undefined
+    // Only a session whose form was submitted, or that names a saved card, can have been authorized.
+    const requestId =
+      session.success && (session.data.form_id || session.data.payment_method_id) ? session.data.form_config?.id : undefined
     if (!session.success || !requestId) {
       return { data: input.data }
     }
     const automatic = this.options_.capture === "automatic"
-    const logContext = { operation: "delete" as const, request_id: requestId, form_id: session.data.form_id }
+    const logContext = {
+      operation: "delete" as const,
+      request_id: requestId,
+      form_id: session.data.form_id,
+      payment_method_id: session.data.payment_method_id,
+    }
     let result: GatewayResult
     try {
       const live = await this.liveAtProcessor(requestId, automatic)
@@ -595,6 +733,165 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   async retrievePayment(input: RetrievePaymentInput): Promise<RetrievePaymentOutput> {
     const parsed = paymentDataSchema.safeParse(input.data ?? {})
     return { data: parsed.success ? parsed.data : input.data }
+  }
+
+  /**
+   * The customer's record at this provider. Worldpay has no customer object,
+   * so the record is ours: the customer id and the cards they saved (see
+   * saved-cards.ts), kept by Medusa in the account holder's `data`. The
+   * Medusa customer id is its id at the provider, as it is the hosted form's
+   * `customerId`. No network call.
+   */
+  async createAccountHolder(input: CreateAccountHolderInput): Promise<CreateAccountHolderOutput> {
+    const existing = readAccountHolderData(input.context.account_holder?.data)
+    if (existing) {
+      return { id: existing.customer_id, data: existing }
+    }
+    const customerId = input.context.customer?.id
+    if (!customerId) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, "An account holder needs the customer it belongs to.")
+    }
+    const data: ServiceScanAccountHolderData = { customer_id: customerId, cards: [] }
+    return { id: customerId, data }
+  }
+
+  /**
+   * Answers the account holder's data as it should be stored: the data given
+   * in `context.account_holder` (the plugin's save and delete workflows pass
+   * the cards they want kept), checked and normalised. Cards whose sealed
+   * token does not open for this customer and card id are dropped (sealed
+   * under another secret, or copied from someone else's), a card saved twice
+   * is kept once, and at most MAX_SAVED_CARDS remain. No network call.
+   */
+  async updateAccountHolder(input: UpdateAccountHolderInput): Promise<UpdateAccountHolderOutput> {
+    const parsed = accountHolderDataSchema.safeParse(input.context.account_holder?.data ?? {})
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `The account holder's data is not a ServiceScan customer record (${issue.path.join(".") || "data"}: ${issue.message}).`
+      )
+    }
+    const holder = parsed.data
+    const keys = this.savedCardKeys_
+    if (!keys) {
+      return { data: holder }
+    }
+    const usable = holder.cards.filter(
+      (card) =>
+        card.id === savedCardIdFor(keys, holder.customer_id, card.fingerprint) &&
+        openToken(keys, card.sealed_token, { customerId: holder.customer_id, cardId: card.id }) !== undefined
+    )
+    if (usable.length < holder.cards.length) {
+      this.log("info", {
+        operation: "update_account_holder",
+        event: "saved_cards_dropped",
+        customer_id: holder.customer_id,
+        dropped: holder.cards.length - usable.length,
+        detail: "cards whose sealed token does not open for this customer were dropped",
+      })
+    }
+    const data = usable.reduce(withSavedCard, { ...holder, cards: [] as SavedCard[] })
+    return { data }
+  }
+
+  /**
+   * Nothing to remove at the processor: cnpAPI has no online call that
+   * deletes a token, and Medusa deletes the account holder, cards included.
+   */
+  async deleteAccountHolder(_input: DeleteAccountHolderInput): Promise<DeleteAccountHolderOutput> {
+    return {}
+  }
+
+  /**
+   * The customer's saved cards, as a shopper recognises them (brand, last
+   * four), from `context.account_holder`. Never a token, sealed or not, and
+   * never a card that could not be used (its seal does not open here). Empty
+   * when saved cards are off. No network call.
+   */
+  async listPaymentMethods(input: ListPaymentMethodsInput): Promise<ListPaymentMethodsOutput> {
+    const keys = this.savedCardKeys_
+    const holder = readAccountHolderData(input.context?.account_holder?.data)
+    if (!keys || !holder) {
+      return []
+    }
+    return holder.cards
+      .filter((card) => openToken(keys, card.sealed_token, { customerId: holder.customer_id, cardId: card.id }) !== undefined)
+      .map((card) => ({ id: card.id, data: publicSavedCard(card) }))
+  }
+
+  /**
+   * Makes a saved card from a hosted form that has just paid: exchanges the
+   * form id again (the service answers a repeated exchange with the same
+   * token; no processor call), checks that the token is the one the payment
+   * was made with (`data.token_fingerprint`), and answers the card with its
+   * token sealed to the customer. It stores nothing: the plugin's save
+   * workflow adds the card to the account holder (`updateAccountHolder`),
+   * once the order is placed, never before the authorization succeeded.
+   * The same card saved twice answers the card already saved.
+   *
+   * `data`: `{ form_id, token_fingerprint?, card?: { last4, type }, payment_id? }`.
+   */
+  async savePaymentMethod(input: SavePaymentMethodInput): Promise<SavePaymentMethodOutput> {
+    const keys = this.savedCardKeys_
+    if (!keys) {
+      throw savedCardRefusal("disabled")
+    }
+    const holder = readAccountHolderData(input.context?.account_holder?.data)
+    if (!holder) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        "Saving a card needs the customer's ServiceScan account holder in context.account_holder."
+      )
+    }
+    const request = saveCardInputSchema.safeParse(input.data ?? {})
+    if (!request.success) {
+      const issue = request.error.issues[0]
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, `${issue.path.join(".") || "data"}: ${issue.message}`)
+    }
+    const { form_id, token_fingerprint, card, payment_id } = request.data
+    const logContext = { operation: "save" as const, form_id }
+    let token: string
+    try {
+      token = (await this.checkout_.exchangeFormId(form_id)).token
+    } catch (error) {
+      throw this.fail(error, { ...logContext, stage: "exchange" })
+    }
+    const fingerprint = tokenFingerprint(keys, token)
+    if (token_fingerprint && !sameFingerprint(token_fingerprint, fingerprint)) {
+      throw this.fail(
+        new MedusaError(
+          MedusaError.Types.UNEXPECTED_STATE,
+          "The form's token is not the one the payment was made with, so the card was not saved."
+        ),
+        logContext
+      )
+    }
+    const already = holder.cards.find((saved) => sameFingerprint(saved.fingerprint, fingerprint))
+    if (already) {
+      return { id: already.id, data: already }
+    }
+    const id = savedCardIdFor(keys, holder.customer_id, fingerprint)
+    const saved: SavedCard = {
+      id,
+      sealed_token: sealToken(keys, token, { customerId: holder.customer_id, cardId: id }),
+      fingerprint,
+      brand: card?.type ?? null,
+      last4: card?.last4 ?? null,
+      scan_id: form_id,
+      payment_id: payment_id ?? null,
+      saved_at: new Date().toISOString(),
+    }
+    return { id, data: saved }
+  }
+
+  /**
+   * Nothing to remove at the processor (cnpAPI has no online call that
+   * deletes a token); the plugin's delete workflow removes the card from the
+   * account holder, and a session that still names it is refused at checkout.
+   */
+  async deletePaymentMethod(_input: DeletePaymentMethodInput): Promise<DeletePaymentMethodOutput> {
+    return {}
   }
 
   /**
@@ -698,7 +995,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
 
   private alreadyReleased(
     requestId: string,
-    logContext: { operation: "authorize"; request_id: string; form_id: string }
+    logContext: { operation: "authorize"; request_id: string; form_id?: string; payment_method_id?: string }
   ): MedusaError {
     return this.fail(
       new ServiceScanPaymentError({
@@ -720,6 +1017,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     formId?: string
     customerId?: string
     storefront: StorefrontInput
+    savedCard?: ServiceScanSessionSavedCard
   }): ServiceScanSessionData {
     const currencyCode = input.currencyCode.toLowerCase()
     // Fail at session creation, not at checkout, when the amount cannot be charged.
@@ -758,6 +1056,13 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     if (input.storefront.response_code) {
       data.response_code = input.storefront.response_code
     }
+    if (input.storefront.save_card) {
+      data.save_card = true
+    }
+    if (input.savedCard) {
+      data.payment_method_id = input.savedCard.id
+      data.saved_card = input.savedCard
+    }
     return data
   }
 
@@ -772,7 +1077,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     if (forbidden.length > 0) {
       throw new MedusaError(
         MedusaError.Types.INVALID_DATA,
-        `data.${forbidden[0]} is set by the server and cannot be sent with a payment session (send only form_id and response_code).`
+        `data.${forbidden[0]} is set by the server and cannot be sent with a payment session (send only form_id and response_code, or payment_method_id).`
       )
     }
     const result = sessionDataSchema.safeParse(data)
@@ -783,8 +1088,13 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   }
 
   private readSessionForAuthorization(data: Record<string, unknown>): {
-    formId: string
+    /** Exactly one of formId and savedCard is set. */
+    formId?: string
+    savedCard?: ServiceScanSessionSavedCard
+    /** The form id, or the saved card's id: what names this payment when nothing else does. */
+    reference: string
     responseCode?: string
+    saveCard: boolean
     amount: string
     currencyCode: string
     customerId?: string
@@ -792,7 +1102,8 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     sessionId?: string
   } {
     const session = sessionDataSchema.safeParse(data)
-    if (session.success && !session.data.form_id) {
+    const savedCard = session.success && session.data.payment_method_id ? session.data.saved_card : undefined
+    if (session.success && !session.data.form_id && !session.data.payment_method_id) {
       throw this.fail(
         new ServiceScanPaymentError({
           type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
@@ -800,36 +1111,56 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
           operation: "authorize",
           stage: "form",
           category: "declined",
-          detail: "the session has no form_id: the storefront did not send the submitted form",
+          detail: "the session has no form_id and no payment_method_id: the storefront sent neither a submitted form nor a saved card",
         }),
         { operation: "authorize" }
       )
     }
-    if (!session.success || !session.data.form_id || !session.data.amount || !session.data.currency_code) {
+    const usable =
+      session.success &&
+      (session.data.form_id ? !session.data.payment_method_id : savedCard?.id === session.data.payment_method_id)
+    if (!session.success || !usable || !session.data.amount || !session.data.currency_code) {
       throw this.fail(
         new ServiceScanPaymentError({
           type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
-          message: SHOPPER_MESSAGES.formExpired,
+          message: session.success && session.data.payment_method_id ? SHOPPER_MESSAGES.savedCardReselect : SHOPPER_MESSAGES.formExpired,
           operation: "authorize",
           stage: "form",
           category: "form_expired",
-          detail: session.success
-            ? "the session data lacks amount or currency_code: it was not created by this provider"
-            : session.error.issues[0].message,
+          detail: !session.success
+            ? session.error.issues[0].message
+            : !usable
+              ? "the session names a saved card it does not carry (it was not created by this provider)"
+              : "the session data lacks amount or currency_code: it was not created by this provider",
         }),
         { operation: "authorize" }
       )
     }
-    const { form_id, response_code, amount, currency_code, form_config, session_id } = session.data
+    const { form_id, response_code, amount, currency_code, form_config, session_id, save_card } = session.data
+    const card = form_id ? undefined : savedCard
+    const reference = form_id ?? card?.id
+    if (!reference) {
+      throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "A usable session carries a form id or a saved card.")
+    }
     return {
+      reference,
       formId: form_id,
+      savedCard: card,
       responseCode: response_code,
+      saveCard: save_card === true,
       amount,
       currencyCode: currency_code.toLowerCase(),
       customerId: formCustomerId(form_config?.customerId),
       formConfigId: form_config?.id,
       sessionId: session_id,
     }
+  }
+
+  /** The saved card's token, when its seal opens for this customer; undefined otherwise. */
+  private opens(card: { id: string; sealed_token: string }, customerId: string): string | undefined {
+    return this.savedCardKeys_
+      ? openToken(this.savedCardKeys_, card.sealed_token, { customerId, cardId: card.id })
+      : undefined
   }
 
   private readPaymentData(
@@ -858,7 +1189,8 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       operation: PaymentOperation
       stage?: FailureStage
       request_id?: string
-      form_id?: string
+      form_id?: string | null
+      payment_method_id?: string
       duplicate?: boolean
       secrets?: string[]
     }
@@ -881,7 +1213,8 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
         stage: mapped.stage,
         gateway: this.gateway_.name,
         request_id: context.request_id,
-        form_id: context.form_id,
+        form_id: context.form_id ?? undefined,
+        payment_method_id: context.payment_method_id,
         processor_code: mapped.processorResponse?.code,
         processor_message: mapped.processorResponse?.message,
         duplicate: context.duplicate,
@@ -908,6 +1241,16 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     this.logger_[level](redact(line, secrets))
   }
 }
+
+/** What the save workflow passes to savePaymentMethod: the paying form and what the authorization learnt. */
+const saveCardInputSchema = z.object({
+  form_id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
+    error: "must be the hosted form id the card was paid with",
+  }),
+  token_fingerprint: z.string().min(1).optional(),
+  card: z.object({ last4: z.string().regex(/^\d{4}$/).nullable(), type: z.string().max(16).nullable() }).optional(),
+  payment_id: z.string().min(1).optional(),
+})
 
 function isWorldpayConfig(
   gateway: WorldpayGatewayConfig | ProcessorGateway

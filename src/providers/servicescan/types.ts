@@ -42,6 +42,22 @@ export type ServiceScanSessionData = {
   form_id?: string
   /** The form's validation response code ("870" = valid), once the storefront sent it. */
   response_code?: string
+  /** The shopper asked to save the card entered in the form (saved after the authorization succeeds). */
+  save_card?: boolean
+  /** The saved card the shopper pays with, instead of a form. */
+  payment_method_id?: string
+  /** That card, copied from the customer's account holder when the session was created (token sealed). */
+  saved_card?: ServiceScanSessionSavedCard
+}
+
+/** A saved card in session data: what authorization needs, the token sealed to the customer and card. */
+export type ServiceScanSessionSavedCard = {
+  id: string
+  sealed_token: string
+  fingerprint: string
+  brand: string | null
+  last4: string | null
+  scan_id: string | null
 }
 
 /** One capture (or the sale) at the processor. */
@@ -73,9 +89,27 @@ export type ServiceScanPaymentStatus = "authorized" | "captured" | "canceled"
 /** Payment data after authorizePayment (and after capture, refund, cancel). */
 export type ServiceScanPaymentData = {
   status: ServiceScanPaymentStatus
-  /** The scan id of this payment: its form id (the disputes feature reads `payment.data.scan_id`). */
-  scan_id: string
-  form_id: string
+  /**
+   * The scan id of this payment: its form id (the disputes feature reads
+   * `payment.data.scan_id`). Null for a payment with a saved card: no form,
+   * no scan; its evidence is the card's (`saved_card.scan_id`, and earlier
+   * payments with the same `token_fingerprint`).
+   */
+  scan_id: string | null
+  form_id: string | null
+  /** How the card reached the processor: a hosted form, or a card the customer saved. Absent on older payments ("form"). */
+  source?: "form" | "saved_card"
+  /** The saved card paid with, and the scan id of the form that saved it. */
+  saved_card?: { id: string; scan_id: string | null }
+  /**
+   * A keyed fingerprint of the processor token (never the token): finds the
+   * other payments made with the same card. Set when saved cards are enabled.
+   */
+  token_fingerprint?: string
+  /** The customer whose session this was (the hosted form's `customerId`), when signed in. */
+  customer_id?: string
+  /** The shopper ticked "Save this card"; the card is saved once the order is placed. */
+  save_card?: boolean
   /** The service's processor path segment, e.g. "worldpay". */
   processor: string
   /** The gateway that moved the money, e.g. "worldpay" or a custom gateway's name. */
@@ -114,6 +148,8 @@ export type ServiceScanPaymentData = {
   authorized_at: string
 }
 
+const SAVED_CARD_ID = /^sscard_[A-Za-z0-9_-]{22}$/
+
 /**
  * What the storefront may send in `data` of
  * `POST /store/payment-collections/:id/payment-sessions`. Other keys are
@@ -131,6 +167,13 @@ export const storefrontInputSchema = z.object({
     .regex(/^\d{1,4}$/, {
       error: "data.response_code must be a string of digits: the code the form client's callback received",
     })
+    .optional(),
+  save_card: z
+    .boolean({ error: "data.save_card must be true or false: whether to save the card entered in the form" })
+    .optional(),
+  payment_method_id: z
+    .string({ error: "data.payment_method_id must be a string: the id of one of the customer's saved cards" })
+    .regex(SAVED_CARD_ID, { error: "data.payment_method_id must be the id of a saved card (sscard_...)" })
     .optional(),
 })
 
@@ -151,6 +194,23 @@ export const sessionDataSchema = z.looseObject({
   response_code: z.preprocess((value) => (value === null ? undefined : value), storefrontInputSchema.shape.response_code),
   amount: optionalText.catch(undefined),
   currency_code: optionalText.catch(undefined),
+  save_card: z.preprocess((value) => (value === null ? undefined : value), storefrontInputSchema.shape.save_card),
+  payment_method_id: z.preprocess(
+    (value) => (value === "" || value === null ? undefined : value),
+    storefrontInputSchema.shape.payment_method_id
+  ),
+  /** Set by initiatePayment only (see SERVER_ONLY_KEYS); read leniently, checked when opened. */
+  saved_card: z
+    .object({
+      id: z.string(),
+      sealed_token: z.string(),
+      fingerprint: z.string(),
+      brand: z.string().nullable(),
+      last4: z.string().nullable(),
+      scan_id: z.string().nullable(),
+    })
+    .optional()
+    .catch(undefined),
   /** What a storefront that sets its own idempotency key sends. */
   session_id: optionalText.catch(undefined),
   form_config: z
@@ -185,6 +245,10 @@ export const SERVER_ONLY_KEYS = [
   "card",
   "gateway",
   "capture_mode",
+  "saved_card",
+  "source",
+  "token_fingerprint",
+  "customer_id",
 ] as const
 
 const processorResponseSchema = z.object({ code: z.string(), message: z.string() })
@@ -195,8 +259,13 @@ const processorResponseSchema = z.object({ code: z.string(), message: z.string()
  */
 export const paymentDataSchema = z.looseObject({
   status: z.enum(["authorized", "captured", "canceled"]),
-  scan_id: z.string(),
-  form_id: z.string(),
+  scan_id: z.string().nullable(),
+  form_id: z.string().nullable(),
+  source: z.enum(["form", "saved_card"]).optional(),
+  saved_card: z.object({ id: z.string(), scan_id: z.string().nullable() }).optional(),
+  token_fingerprint: z.string().optional(),
+  customer_id: z.string().optional(),
+  save_card: z.boolean().optional(),
   processor: z.string(),
   gateway: z.string(),
   capture_mode: z.enum(["manual", "automatic"]),

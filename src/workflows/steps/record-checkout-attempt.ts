@@ -5,7 +5,9 @@ import type ServiceScanModuleService from "../../modules/servicescan/service"
 export type RecordCheckoutAttemptStepInput = {
   payment_session_id: string
   cart_id: string
-  form_id: string
+  /** Null for a session paying with a saved card. */
+  form_id: string | null
+  payment_method_id?: string | null
   request_id: string
 }
 

@@ -42,6 +42,7 @@ export const recordPaymentRefsStep = createStep(
               processor_transaction_id: txn,
               processor_order_id: text(payment.data?.order_id),
               scan_id: text(payment.data?.scan_id),
+              token_fingerprint: text(payment.data?.token_fingerprint),
             },
           ]
         })

@@ -31,12 +31,26 @@ export function pickServiceScanSession(sessions: readonly (CheckoutSession | nul
   return chosen && chosen.provider_id.startsWith(SERVICESCAN_PROVIDER_PREFIX) ? chosen : null
 }
 
+/**
+ * The `name` of the cart error a completion answers with when the session
+ * names a saved card its customer has removed since. Not
+ * {@link NEW_SESSION_REQUIRED}: starting over with the same card cannot help;
+ * the shopper picks another card or enters one.
+ */
+export const SAVED_CARD_REMOVED = "ServiceScanSavedCardRemoved"
+
 export const NEW_SESSION_MESSAGES = {
   canceled: "Your earlier payment attempt was canceled, so it cannot pay for this order. Please enter your card details again.",
   formSpent: "These card details were already used for another payment. Please enter your card details again.",
+  savedCardRemoved: "This saved card was removed from your account. Please choose another card or enter your card details.",
 } as const
 
 export type CheckoutRefusal = keyof typeof NEW_SESSION_MESSAGES
+
+/** The cart error's `name` for a refusal: what the storefront does next depends on it. */
+export function refusalName(refusal: CheckoutRefusal): string {
+  return refusal === "savedCardRemoved" ? SAVED_CARD_REMOVED : NEW_SESSION_REQUIRED
+}
 
 /**
  * Decides whether a completion of `session` may go ahead; answers why not, or null.
@@ -46,15 +60,37 @@ export type CheckoutRefusal = keyof typeof NEW_SESSION_MESSAGES
  *   paid (its idempotency shortcut never calls the provider).
  * - `formSpent`: the hosted form id already paid through another session; a
  *   form id is spent once it has paid.
+ * - `savedCardRemoved`: the session pays with a saved card that is no longer
+ *   on its customer's account (deleted since the session was created). A
+ *   saved card has no "spent" state: it pays as often as its customer wants,
+ *   while it is saved, and each session pays once (its processor request id
+ *   is the session's).
  * Anything else goes ahead, including a session that holds a live payment
  * (Medusa answers a repeated completion with the order).
  */
-export function checkoutRefusal(session: CheckoutSession, paidElsewhere: readonly string[]): CheckoutRefusal | null {
+export function checkoutRefusal(
+  session: CheckoutSession,
+  paidElsewhere: readonly string[],
+  savedCardGone = false
+): CheckoutRefusal | null {
   if (session.payment?.canceled_at) {
     return "canceled"
   }
   if (!session.payment && paidElsewhere.length > 0) {
     return "formSpent"
   }
+  if (!session.payment && savedCardGone) {
+    return "savedCardRemoved"
+  }
   return null
+}
+
+/** The saved card a session pays with, when it names one. */
+export function sessionSavedCard(session: CheckoutSession): { card_id: string; customer_id: string | null } | null {
+  const cardId = session.data?.payment_method_id
+  if (typeof cardId !== "string" || !cardId || typeof session.data?.form_id === "string") {
+    return null
+  }
+  const formConfig = session.data?.form_config as { customerId?: unknown } | undefined
+  return { card_id: cardId, customer_id: typeof formConfig?.customerId === "string" ? formConfig.customerId : null }
 }

@@ -1,5 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { listScanSourcesWorkflow } from "../../../workflows/list-scan-sources"
 import { CHARGEBACK_QUERY_FIELDS, SERVER_ONLY_EVIDENCE_FIELDS } from "./query-config"
 
 const QUERYABLE = new Set(CHARGEBACK_QUERY_FIELDS)
@@ -42,6 +43,26 @@ export function redactChargeback<T>(chargeback: T): T {
   return chargeback
 }
 
+/**
+ * Adds `scan_sources` to each chargeback read with its proof requests: the
+ * scans its evidence borrowed from other orders (saved cards) and which order
+ * each came from, so the admin can say so without another request.
+ */
+export async function withScanSources<T>(scope: MedusaContainer, chargebacks: T[]): Promise<T[]> {
+  const rows: Row[] = chargebacks.flatMap((chargeback) => (isRow(chargeback) ? [chargeback] : []))
+  const withEvidence = rows.filter((row) => typeof row.id === "string" && Array.isArray(row.proof_requests))
+  if (!withEvidence.length) {
+    return chargebacks
+  }
+  const { result } = await listScanSourcesWorkflow(scope).run({
+    input: { chargeback_ids: withEvidence.map((chargeback) => chargeback.id as string) },
+  })
+  for (const chargeback of withEvidence) {
+    chargeback.scan_sources = result[chargeback.id as string] ?? []
+  }
+  return chargebacks
+}
+
 /** One chargeback as the admin API answers it, or undefined. */
 export async function readAdminChargeback(
   scope: MedusaContainer,
@@ -56,7 +77,11 @@ export async function readAdminChargeback(
     { entity: "chargeback", fields: chargebackQueryFields(fields), filters: { id } },
     options.throwIfKeyNotFound ? { throwIfKeyNotFound: true } : undefined
   )
-  return chargeback === undefined ? undefined : redactChargeback(chargeback as Row)
+  if (chargeback === undefined) {
+    return undefined
+  }
+  const [answered] = await withScanSources(scope, [redactChargeback(chargeback as Row)])
+  return answered
 }
 
 function isRow(value: unknown): value is Row {

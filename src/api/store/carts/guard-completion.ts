@@ -6,8 +6,8 @@ import {
   CheckoutRefusal,
   CheckoutSession,
   NEW_SESSION_MESSAGES,
-  NEW_SESSION_REQUIRED,
   pickServiceScanSession,
+  refusalName,
 } from "../../../workflows/utils/checkout-session"
 
 /** How long a completion waits for another completion with the same form id. */
@@ -33,6 +33,8 @@ export async function guardCartCompletion(req: MedusaRequest, res: MedusaRespons
       handedOn = true
       return next()
     }
+    // A form id pays once, whichever session carries it; a saved card pays in as many sessions as its
+    // customer starts, each once, so its session is what one completion at a time is about.
     const formId = session.data?.form_id
     const key = `servicescan:checkout:${typeof formId === "string" ? formId.toLowerCase() : session.id}`
     const locking = req.scope.resolve<ILockingModule>(Modules.LOCKING)
@@ -53,13 +55,13 @@ export async function guardCartCompletion(req: MedusaRequest, res: MedusaRespons
       { timeout: FORM_LOCK_TIMEOUT_SECONDS }
     )
     if (refusal) {
-      // Shaped like Medusa's own answer to a declined payment; `name` tells the storefront to start over.
+      // Shaped like Medusa's own answer to a declined payment; `name` tells the storefront what to do next.
       res.status(200).json({
         type: "cart",
         cart: await refetchCart(req, req.params.id),
         error: {
           message: NEW_SESSION_MESSAGES[refusal],
-          name: NEW_SESSION_REQUIRED,
+          name: refusalName(refusal),
           type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
         },
       })

@@ -4,7 +4,9 @@ import { model } from "@medusajs/framework/utils"
  * One cart completion through the ServiceScan provider, recorded before the
  * card is authorized. Two questions need it, and neither can be answered from
  * Medusa's own tables:
- * - Was this hosted-form id already spent on another payment? (A form id pays once.)
+ * - Was this hosted-form id already spent on another payment? (A form id pays once.
+ *   A session with a saved card has no form id: the card pays as often as its
+ *   customer wants, and the session, like every session, pays once.)
  * - Did an authorization whose answer was lost, and whose session the shopper
  *   then abandoned, leave a hold on the card? The reconciliation job looks at
  *   attempts whose session never got a payment and has the processor release it.
@@ -16,8 +18,10 @@ export const CheckoutAttempt = model
       id: model.id({ prefix: "scatt" }).primaryKey(),
       payment_session_id: model.text(),
       cart_id: model.text(),
-      /** The hosted form id the session carried, lower-cased. */
-      form_id: model.text(),
+      /** The hosted form id the session carried, lower-cased; null when it paid with a saved card. */
+      form_id: model.text().nullable(),
+      /** The saved card the session paid with, when it did. */
+      payment_method_id: model.text().nullable(),
       /** The processor request id the authorization is sent under (derived from the session). */
       request_id: model.text(),
       /** The latest completion attempt of this session. */

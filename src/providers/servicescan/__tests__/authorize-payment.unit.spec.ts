@@ -97,6 +97,9 @@ describe("authorizePayment", () => {
       status: "authorized",
       scan_id: FORM_ID,
       form_id: FORM_ID,
+      source: "form",
+      // Who paid: the save workflow and saved-card evidence read it.
+      customer_id: CUSTOMER_ID,
       processor: "worldpay",
       gateway: "worldpay",
       capture_mode: "manual",

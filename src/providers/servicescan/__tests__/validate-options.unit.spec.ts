@@ -38,6 +38,9 @@ describe("validateOptions", () => {
     ["processor", { processor: "world/pay" }, "processor: must be a path segment"],
     ["capture", { capture: "auto" }, 'capture: must be "manual" or "automatic"'],
     ["timeoutMs", { timeoutMs: 10 }, "timeoutMs: must be at least 100 ms"],
+    ["savedCards", { savedCards: "on" }, "savedCards: must be { secret } (saved cards)"],
+    ["savedCards.secret", { savedCards: { secret: "too-short" } }, "savedCards.secret: must be at least 32 characters"],
+    ["savedCards.secret", { savedCards: { secret: "x".repeat(40), keys: [] } }, "savedCards: has unsupported keys: keys"],
     ["maxRetries", { maxRetries: 9 }, "maxRetries: must be at most 5"],
     ["formConfig", { formConfig: { colour: "red" } }, "formConfig: has unsupported keys: colour"],
   ])("names %s", (_field, override, message) => {

@@ -1,7 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { recordChargebackWorkflow } from "../../../../workflows/record-chargeback"
-import { chargebackQueryFields, readAdminChargeback, redactChargeback } from "../chargeback-response"
+import { chargebackQueryFields, readAdminChargeback, redactChargeback, withScanSources } from "../chargeback-response"
 import type { AdminListChargebacksType, AdminRecordChargebackType } from "../validators"
 
 /** `GET /admin/servicescan/chargebacks`: filters `status`, `order_id`, `due_before`, search `q`. */
@@ -29,7 +29,7 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminListChar
     pagination: req.queryConfig.pagination,
   })
   res.json({
-    items: data.map(redactChargeback),
+    items: await withScanSources(req.scope, data.map(redactChargeback)),
     count: metadata?.count ?? data.length,
     offset: metadata?.skip ?? req.queryConfig.pagination.skip,
     limit: metadata?.take ?? req.queryConfig.pagination.take,
