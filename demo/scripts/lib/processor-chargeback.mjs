@@ -106,12 +106,12 @@ export async function followCase({ medusaUrl, sandboxUrl, token, caseId, timeout
     if (list.status !== 200) throw new Error(`GET /admin/servicescan/cases answered ${list.status}: ${messageOf(list)}`)
     const row = (list.body.items ?? []).find((item) => item.case_id === caseId)
     if (row) {
-      note(row.status === "unmatched" ? "unmatched" : "imported")
-      if (row.chargeback_id && row.response_status === "none") {
+      if (!stages.length) note(row.status === "unmatched" ? "unmatched" : "imported")
+      if (row.response_status !== "none") {
+        note(row.response_status)
+      } else if (row.chargeback_id) {
         const chargeback = await call(`${medusaUrl}/admin/servicescan/chargebacks/${row.chargeback_id}`, { token })
         if (chargeback.status === 200) note(chargeback.body.chargeback.status)
-      } else if (row.response_status !== "none") {
-        note(row.response_status)
       }
       if (row.status === "unmatched" || FINAL_RESPONSES.includes(row.response_status)) {
         return { stages, row, processor: await processorCase({ sandboxUrl, caseId }) }
