@@ -26,6 +26,7 @@
 //
 // Env: BENCH_CASES (default 10000), BENCH_PAGE_SIZE (the module's pageSize, default 250).
 import { spawn } from "node:child_process"
+import { randomUUID } from "node:crypto"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -104,6 +105,8 @@ function startSandboxProcess() {
     startSandbox({ port: 0, logger: false }).then((s) => {
       let input = ""
       process.stdin.setEncoding("utf8")
+      // The benchmark's end, however it ends, closes stdin: the sandbox goes with it.
+      process.stdin.on("end", () => process.exit(0))
       process.stdin.on("data", (chunk) => {
         input += chunk
         const newline = input.indexOf("\\n")
@@ -218,22 +221,30 @@ function registerTypeScript() {
 
 async function bootMedusa(databaseUrl, sandboxUrl) {
   registerTypeScript()
-  const { MedusaApp } = require("@medusajs/framework/modules-sdk")
+  const { MedusaApp, MedusaAppGetLinksExecutionPlanner, MedusaAppMigrateUp, MedusaModule } = require("@medusajs/framework/modules-sdk")
   const { ContainerRegistrationKeys, Modules, createMedusaContainer } = require("@medusajs/framework/utils")
   const { asValue } = require("@medusajs/framework/awilix")
   const { SERVICESCAN_MODULE } = require(join(root, "src/modules/servicescan"))
-  // defineLink registers the plugin's link (order ↔ chargeback) for MedusaApp to load.
+  // defineLink registers the plugin's link (order ↔ chargeback) for MedusaApp to load. Each
+  // phase below starts from a clean registry (the migration run clears it when it ends), so the
+  // definition is registered again before each.
   require(join(root, "src/links/order-chargeback"))
+  const customLinks = [...MedusaModule.getCustomLinks()]
+  const fresh = () => {
+    MedusaModule.clearInstances()
+    customLinks.forEach((link) => MedusaModule.setCustomLink(link))
+    return createMedusaContainer()
+  }
 
-  const container = createMedusaContainer()
-  container.register(ContainerRegistrationKeys.LOGGER, asValue(quietLogger))
-  const app = await MedusaApp({
+  const options = (container) => ({
     sharedContainer: container,
     sharedResourcesConfig: { database: { clientUrl: databaseUrl } },
     injectedDependencies: { [ContainerRegistrationKeys.LOGGER]: quietLogger },
     modulesConfig: {
       [SERVICESCAN_MODULE]: {
         resolve: join(root, "src/modules/servicescan"),
+        // What the app's loader gives every module of medusa-config: query and links reach it.
+        definition: { key: SERVICESCAN_MODULE, label: "ServiceScan", isQueryable: true },
         // The module's defaults (page size, concurrency, timeouts) unless tuned for an experiment.
         options: {
           baseUrl: sandboxUrl,
@@ -248,9 +259,15 @@ async function bootMedusa(databaseUrl, sandboxUrl) {
       [Modules.EVENT_BUS]: true,
     },
   })
-  await app.runMigrations()
-  const planner = app.linkMigrationExecutionPlanner()
+  // As `medusa db:migrate` does before the app loads (the payment module's loader reads its tables):
+  // the modules' migrations, then the link tables.
+  await MedusaAppMigrateUp(options(fresh()))
+  const planner = await MedusaAppGetLinksExecutionPlanner(options(fresh()))
   await planner.executePlan(await planner.createPlan())
+
+  const container = fresh()
+  container.register(ContainerRegistrationKeys.LOGGER, asValue(quietLogger))
+  const app = await MedusaApp(options(container))
   await app.onApplicationStart()
   // What the app's loader does: each module under its registration name, query and link.
   for (const [key, service] of Object.entries(app.modules)) {
@@ -272,6 +289,8 @@ async function bootMedusa(databaseUrl, sandboxUrl) {
  */
 async function seedOrders(databaseUrl, rows) {
   const client = new pg.Client({ connectionString: databaseUrl })
+  // A failure drops the database under this connection; its error is the one already reported.
+  client.on("error", () => undefined)
   await client.connect()
   const amount = AMOUNT_MINOR / 100
   const raw = JSON.stringify({ value: String(amount), precision: 20 })
@@ -297,12 +316,11 @@ async function seedOrders(databaseUrl, rows) {
     )
     await client.query(
       `INSERT INTO payment (id, amount, raw_amount, currency_code, provider_id, data, payment_collection_id, payment_session_id)
-       SELECT p.id, $6, $7::jsonb, 'usd', $8,
+       SELECT p.id, $7, $8::jsonb, 'usd', $9,
               jsonb_build_object('cnp_txn_id', p.txn, 'order_id', p.order_ref, 'scan_id', p.scan_id, 'status', 'authorized'),
               p.collection_id, p.session_id
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS p(id, collection_id, session_id, txn, order_ref)
-         CROSS JOIN LATERAL (SELECT gen_random_uuid()::text AS scan_id) AS scan`,
-      [col("paymentId"), col("collectionId"), col("sessionId"), col("cnpTxnId"), col("orderRef"), amount, raw, PROVIDER_ID]
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS p(id, collection_id, session_id, txn, order_ref, scan_id)`,
+      [col("paymentId"), col("collectionId"), col("sessionId"), col("cnpTxnId"), col("orderRef"), col("scanId"), amount, raw, PROVIDER_ID]
     )
     await client.query(
       `INSERT INTO order_payment_collection (id, order_id, payment_collection_id)
@@ -360,6 +378,7 @@ try {
       sessionId,
       paymentId: generateEntityId(undefined, "pay"),
       orderRef: processorIdFor(sessionId),
+      scanId: randomUUID(),
     }
   })
   const cnpTxnIds = await sandbox.authorize(rows.map((r) => r.orderRef))
