@@ -348,6 +348,25 @@ async function countResults(databaseUrl) {
   return rows[0]
 }
 
+/** BENCH_PROFILE=<file.cpuprofile>: a CPU profile of the job run alone (open it in Chrome's DevTools). */
+async function startProfile() {
+  const { Session } = await import("node:inspector")
+  const { writeFileSync } = await import("node:fs")
+  const session = new Session()
+  session.connect()
+  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))))
+  await post("Profiler.enable")
+  await post("Profiler.start")
+  return {
+    async stop(file) {
+      const { profile } = await post("Profiler.stop")
+      writeFileSync(file, JSON.stringify(profile))
+      session.disconnect()
+      log(`CPU profile of the run: ${file}`)
+    },
+  }
+}
+
 // ---- run ---------------------------------------------------------------------------
 
 const cleanups = []
@@ -412,9 +431,12 @@ try {
   await call(`${sandbox.url}/__sandbox/reset-stats`, { method: "POST" })
   const settings = container.resolve(SERVICESCAN_MODULE).getSettings()
 
+  const rssBeforeRunMb = Math.round(process.resourceUsage().maxRSS / 1024)
+  const profile = process.env.BENCH_PROFILE ? await startProfile() : null
   t = Date.now()
   const report = await importServiceScanDisputeCases(container)
   const durationMs = Date.now() - t
+  await profile?.stop(process.env.BENCH_PROFILE)
 
   // Read before anything else runs: the peak of boot, seeding and the run.
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024)
@@ -438,7 +460,10 @@ try {
   const os = await import("node:os")
   const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ").trim()
   log(`node ${process.version}${flags ? ` (${flags})` : ""}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)}`)
-  log(`memory: peak RSS covers this process's boot, seeding and run (the sandbox runs in its own process); heap still live after the run and a full GC: ${liveMb} MB`)
+  log(
+    `memory: peak RSS covers this process's boot, seeding and run (the sandbox runs in its own process): ${rssBeforeRunMb} MB before the run; ` +
+      `heap still live after the run and a full GC: ${liveMb} MB`
+  )
 
   // The figures only count when the work happened: every case matched to its own order, a
   // chargeback and a sent proof request each, and the proof requests seen by the sandbox.
