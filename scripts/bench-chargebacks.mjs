@@ -14,11 +14,14 @@
 //   other core, as a remote service would). Its processor authorizes BENCH_CASES payments through
 //   its own cnpAPI code (in-process XML, no HTTP: 20,000 requests would only measure the
 //   seeding); the cases are then raised over its control API, `POST /__sandbox/chargebacks/bulk`.
-// - This process boots what the import needs: the servicescan, Order, Payment, Locking and Event
-//   Bus modules and the links between them (Medusa's MedusaApp, the loader the app uses), seeds
-//   one order per authorization (an order, its payment collection, session and payment, in bulk
-//   SQL), records their payment references through the plugin's own workflow (as the
-//   order.placed subscriber does), then calls the job's function exactly as the scheduler would.
+// - A preparing process (this script again, with BENCH_PREPARE) migrates the database as
+//   `medusa db:migrate` does, seeds one order per authorization (an order, its payment
+//   collection, session and payment, in bulk SQL), and records their payment references through
+//   the plugin's own workflow (as the order.placed subscriber does), then exits.
+// - This process boots what the import needs, as a server or worker does: the servicescan,
+//   Order, Payment, Locking and Event Bus modules and the links between them (Medusa's
+//   MedusaApp, the loader the app uses), then calls the job's function exactly as the scheduler
+//   would. Its peak RSS is the boot's and the run's.
 //
 // The run imports each case, matches it to its order, records a chargeback and a proof request per
 // case and sends the proof requests to ServiceScan (the sandbox): the calls are the Chargeback
@@ -158,11 +161,15 @@ function startSandboxProcess() {
   }))
 }
 
-async function call(url, { method = "GET", body } = {}) {
+async function call(url, { method = "GET", body, retry = method === "GET" } = {}) {
   const response = await fetch(url, {
     method,
     headers: body === undefined ? {} : { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
+  }).catch((error) => {
+    // A kept-alive socket the sandbox closed while we booted: a repeatable call is sent once more.
+    if (retry) return fetch(url, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) })
+    throw new Error(`${method} ${url}: ${error.cause?.message ?? error.message}`)
   })
   const text = await response.text()
   if (!response.ok) {
@@ -219,7 +226,7 @@ function registerTypeScript() {
   }
 }
 
-async function bootMedusa(databaseUrl, sandboxUrl) {
+async function bootMedusa(databaseUrl, sandboxUrl, { migrate }) {
   registerTypeScript()
   const { MedusaApp, MedusaAppGetLinksExecutionPlanner, MedusaAppMigrateUp, MedusaModule } = require("@medusajs/framework/modules-sdk")
   const { ContainerRegistrationKeys, Modules, createMedusaContainer } = require("@medusajs/framework/utils")
@@ -261,9 +268,11 @@ async function bootMedusa(databaseUrl, sandboxUrl) {
   })
   // As `medusa db:migrate` does before the app loads (the payment module's loader reads its tables):
   // the modules' migrations, then the link tables.
-  await MedusaAppMigrateUp(options(fresh()))
-  const planner = await MedusaAppGetLinksExecutionPlanner(options(fresh()))
-  await planner.executePlan(await planner.createPlan())
+  if (migrate) {
+    await MedusaAppMigrateUp(options(fresh()))
+    const planner = await MedusaAppGetLinksExecutionPlanner(options(fresh()))
+    await planner.executePlan(await planner.createPlan())
+  }
 
   const container = fresh()
   container.register(ContainerRegistrationKeys.LOGGER, asValue(quietLogger))
@@ -369,6 +378,50 @@ async function startProfile() {
 
 // ---- run ---------------------------------------------------------------------------
 
+/**
+ * The preparing process (`BENCH_PREPARE=<rows file>`): migrates the database as `medusa db:migrate`
+ * does, seeds the orders, and records their payment references through the plugin's workflow,
+ * then exits. Its memory and time are not the run's: the measured process only boots and runs,
+ * as a Medusa server or worker does.
+ */
+async function prepare({ rowsFile, databaseUrl, sandboxUrl }) {
+  const { readFileSync } = await import("node:fs")
+  const rows = JSON.parse(readFileSync(rowsFile, "utf8"))
+  const { app, container } = await bootMedusa(databaseUrl, sandboxUrl, { migrate: true })
+  await seedOrders(databaseUrl, rows)
+  const { recordPaymentRefsWorkflow } = require(join(root, "src/workflows/record-payment-refs"))
+  let refs = 0
+  for (let start = 0; start < rows.length; start += 1_000) {
+    const { result } = await recordPaymentRefsWorkflow(container).run({ input: { order_ids: rows.slice(start, start + 1_000).map((r) => r.orderId) } })
+    refs += result
+  }
+  await app.onApplicationShutdown()
+  if (refs !== rows.length) throw new Error(`recorded ${refs} payment references for ${rows.length} orders`)
+  return refs
+}
+
+function runPrepare(rowsFile, databaseUrl, sandboxUrl) {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+    cwd: root,
+    env: { ...process.env, BENCH_PREPARE: rowsFile, BENCH_DATABASE_URL: databaseUrl, BENCH_SANDBOX_URL: sandboxUrl },
+    // Migration progress goes to stdout: dropped. Errors come on stderr.
+    stdio: ["ignore", "ignore", "inherit"],
+  })
+  return new Promise((resolve, reject) => {
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`preparing the database failed (exit ${code})`))))
+  })
+}
+
+if (process.env.BENCH_PREPARE) {
+  try {
+    await prepare({ rowsFile: process.env.BENCH_PREPARE, databaseUrl: process.env.BENCH_DATABASE_URL, sandboxUrl: process.env.BENCH_SANDBOX_URL })
+    process.exit(0)
+  } catch (error) {
+    console.error(`bench:chargebacks (preparing): ${error?.stack ?? error}`)
+    process.exit(1)
+  }
+}
+
 const cleanups = []
 let exitCode = 0
 try {
@@ -380,13 +433,9 @@ try {
   cleanups.push(() => sandbox.stop())
   log(`sandbox: started in its own process in ${seconds(Date.now() - t)} s`)
 
-  t = Date.now()
-  const { app, container, SERVICESCAN_MODULE } = await bootMedusa(db.url, sandbox.url)
-  cleanups.unshift(() => app.onApplicationShutdown())
-  log(`medusa: servicescan, order, payment, locking and event bus modules and their links booted and migrated in ${seconds(Date.now() - t)} s`)
-
   // Ids as Medusa makes them; the processor's order reference is derived from the session id as the provider does.
   const { generateEntityId } = require("@medusajs/framework/utils")
+  registerTypeScript()
   const { processorIdFor } = require(join(root, "src/providers/servicescan/ids"))
   t = Date.now()
   const rows = Array.from({ length: N }, () => {
@@ -405,15 +454,13 @@ try {
   log(`sandbox: ${N} authorizations approved by its processor in ${seconds(Date.now() - t)} s`)
 
   t = Date.now()
-  await seedOrders(db.url, rows)
-  const { recordPaymentRefsWorkflow } = require(join(root, "src/workflows/record-payment-refs"))
-  let refs = 0
-  for (let start = 0; start < rows.length; start += 1_000) {
-    const { result } = await recordPaymentRefsWorkflow(container).run({ input: { order_ids: rows.slice(start, start + 1_000).map((r) => r.orderId) } })
-    refs += result
-  }
-  if (refs !== N) throw new Error(`recorded ${refs} payment references for ${N} orders`)
-  log(`database: ${N} orders with an authorized ServiceScan payment seeded, ${refs} payment references recorded, in ${seconds(Date.now() - t)} s`)
+  const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs")
+  const { tmpdir } = await import("node:os")
+  const dir = mkdtempSync(join(tmpdir(), "bench-chargebacks-"))
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
+  writeFileSync(join(dir, "rows.json"), JSON.stringify(rows))
+  await runPrepare(join(dir, "rows.json"), db.url, sandbox.url)
+  log(`database (another process): migrated, ${N} orders with an authorized ServiceScan payment seeded, their payment references recorded, in ${seconds(Date.now() - t)} s`)
 
   t = Date.now()
   let raised = 0
@@ -426,9 +473,15 @@ try {
     raised += answer.count
   }
   log(`sandbox: ${raised} chargeback cases raised (POST /__sandbox/chargebacks/bulk) in ${seconds(Date.now() - t)} s`)
+  rows.length = 0
+
+  t = Date.now()
+  const { app, container, SERVICESCAN_MODULE } = await bootMedusa(db.url, sandbox.url, { migrate: false })
+  cleanups.unshift(() => app.onApplicationShutdown())
+  log(`medusa: servicescan, order, payment, locking and event bus modules and their links booted in ${seconds(Date.now() - t)} s`)
 
   const { importServiceScanDisputeCases } = require(join(root, "src/workflows/run-dispute-case-import"))
-  await call(`${sandbox.url}/__sandbox/reset-stats`, { method: "POST" })
+  await call(`${sandbox.url}/__sandbox/reset-stats`, { method: "POST", retry: true })
   const settings = container.resolve(SERVICESCAN_MODULE).getSettings()
 
   const rssBeforeRunMb = Math.round(process.resourceUsage().maxRSS / 1024)
@@ -438,7 +491,7 @@ try {
   const durationMs = Date.now() - t
   await profile?.stop(process.env.BENCH_PROFILE)
 
-  // Read before anything else runs: the peak of boot, seeding and the run.
+  // Read before anything else runs: the peak of the boot and the run.
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024)
   const stats = await call(`${sandbox.url}/__sandbox/stats`)
   const results = await countResults(db.url)
@@ -449,7 +502,7 @@ try {
     .join(", ")
 
   log(
-    `job run: ${report.days.length} days read + the actionable list, pages of up to ${settings.page_size}; ${report.cases} cases read (${report.new_cases} new), ` +
+    `job run: ${report.days.length} days read + the actionable list, pages of up to ${settings.page_size}; ${report.cases} distinct cases read (${report.new_cases} new), ` +
       `${report.matched} matched, ${report.unmatched} unmatched, ${report.chargebacks_recorded} chargebacks recorded, ${report.errors.length} errors`
   )
   log(
@@ -461,7 +514,7 @@ try {
   const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ").trim()
   log(`node ${process.version}${flags ? ` (${flags})` : ""}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)}`)
   log(
-    `memory: peak RSS covers this process's boot, seeding and run (the sandbox runs in its own process): ${rssBeforeRunMb} MB before the run; ` +
+    `memory: peak RSS covers this process's boot and run (migrations and seeding ran in another process, the sandbox in its own): ${rssBeforeRunMb} MB before the run; ` +
       `heap still live after the run and a full GC: ${liveMb} MB`
   )
 
