@@ -357,6 +357,49 @@ async function countResults(databaseUrl) {
   return rows[0]
 }
 
+/**
+ * BENCH_TRACE=1: wall time spent in each method of the servicescan module, in query.graph and
+ * in link.create during the run (they overlap where calls run concurrently).
+ */
+function traceCalls(container, moduleKey) {
+  const totals = new Map()
+  const wrap = (target, name, label) => {
+    const original = target[name]
+    target[name] = function (...args) {
+      const started = process.hrtime.bigint()
+      const result = original.apply(this, args)
+      if (typeof result?.then !== "function") {
+        return result
+      }
+      const count = () => {
+        const entry = totals.get(label) ?? { ms: 0, calls: 0 }
+        entry.ms += Number(process.hrtime.bigint() - started) / 1e6
+        entry.calls++
+        totals.set(label, entry)
+      }
+      return result.finally(count)
+    }
+  }
+  const service = container.resolve(moduleKey)
+  for (let proto = Object.getPrototypeOf(service); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const descriptor = Object.getOwnPropertyDescriptor(proto, name)
+      if (name !== "constructor" && typeof descriptor?.value === "function" && !Object.prototype.hasOwnProperty.call(service, name)) {
+        wrap(service, name, `servicescan.${name}`)
+      }
+    }
+  }
+  wrap(container.resolve("query"), "graph", "query.graph")
+  wrap(container.resolve("link"), "create", "link.create")
+  return {
+    print() {
+      for (const [label, { ms, calls }] of [...totals].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25)) {
+        log(`  trace: ${label.padEnd(48)} ${(ms / 1000).toFixed(2).padStart(7)} s in ${calls} calls`)
+      }
+    },
+  }
+}
+
 /** BENCH_PROFILE=<file.cpuprofile>: a CPU profile of the job run alone (open it in Chrome's DevTools). */
 async function startProfile() {
   const { Session } = await import("node:inspector")
@@ -484,12 +527,26 @@ try {
   await call(`${sandbox.url}/__sandbox/reset-stats`, { method: "POST", retry: true })
   const settings = container.resolve(SERVICESCAN_MODULE).getSettings()
 
+  const trace = process.env.BENCH_TRACE ? traceCalls(container, SERVICESCAN_MODULE) : null
+  // BENCH_TRACE also samples memory during the run: which part of it makes the peak.
+  const peaks = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }
+  const sampler = trace
+    ? setInterval(() => {
+        const usage = process.memoryUsage()
+        for (const key of Object.keys(peaks)) peaks[key] = Math.max(peaks[key], Math.round(usage[key] / 1e6))
+      }, 100)
+    : null
   const rssBeforeRunMb = Math.round(process.resourceUsage().maxRSS / 1024)
   const profile = process.env.BENCH_PROFILE ? await startProfile() : null
   t = Date.now()
   const report = await importServiceScanDisputeCases(container)
   const durationMs = Date.now() - t
   await profile?.stop(process.env.BENCH_PROFILE)
+  trace?.print()
+  if (sampler) {
+    clearInterval(sampler)
+    log(`  trace: memory peaks during the run (MB): ${Object.entries(peaks).map(([k, v]) => `${k} ${v}`).join(", ")}`)
+  }
 
   // Read before anything else runs: the peak of the boot and the run.
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024)
