@@ -539,8 +539,10 @@ try {
   const rssBeforeRunMb = Math.round(process.resourceUsage().maxRSS / 1024)
   const profile = process.env.BENCH_PROFILE ? await startProfile() : null
   t = Date.now()
+  const cpuBefore = process.cpuUsage()
   const report = await importServiceScanDisputeCases(container)
   const durationMs = Date.now() - t
+  const cpu = process.cpuUsage(cpuBefore)
   await profile?.stop(process.env.BENCH_PROFILE)
   trace?.print()
   if (sampler) {
@@ -569,7 +571,10 @@ try {
   log(`sandbox requests during the run: ${stats.total} (${routes || "none"})`)
   const os = await import("node:os")
   const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ").trim()
-  log(`node ${process.version}${flags ? ` (${flags})` : ""}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)}`)
+  log(
+    `node ${process.version}${flags ? ` (${flags})` : ""}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)}; ` +
+      `CPU of this process during the run: ${seconds((cpu.user + cpu.system) / 1000)} s (the rest is PostgreSQL, the sandbox and waiting)`
+  )
   log(
     `memory: peak RSS covers this process's boot and run (migrations and seeding ran in another process, the sandbox in its own): ${rssBeforeRunMb} MB before the run; ` +
       `heap still live after the run and a full GC: ${liveMb} MB`

@@ -914,12 +914,18 @@ export default class ServiceScanModuleService extends MedusaService({
     cases: { case_id: string; processor_transaction_id: string | null; processor_order_id: string | null }[]
   ): Promise<Map<string, { order_id: string; payment_id: string; scan_id: string | null }>> {
     const txnIds = [...new Set(cases.map((c) => c.processor_transaction_id).filter((id): id is string => !!id))]
-    const orderRefs = [...new Set(cases.map((c) => c.processor_order_id).filter((id): id is string => !!id))]
-    const [byTxn, byOrderRef] = await Promise.all([
-      txnIds.length ? this.listPaymentRefs({ processor_transaction_id: txnIds }, { take: null }) : [],
-      orderRefs.length ? this.listPaymentRefs({ processor_order_id: orderRefs }, { take: null }) : [],
-    ])
+    const byTxn = txnIds.length ? await this.listPaymentRefs({ processor_transaction_id: txnIds }, { take: null }) : []
     const txn = new Map(byTxn.map((ref) => [ref.processor_transaction_id, ref]))
+    // The order reference only for the cases their transaction id did not find: usually none.
+    const orderRefs = [
+      ...new Set(
+        cases
+          .filter((c) => !(c.processor_transaction_id && txn.has(c.processor_transaction_id)))
+          .map((c) => c.processor_order_id)
+          .filter((id): id is string => !!id)
+      ),
+    ]
+    const byOrderRef = orderRefs.length ? await this.listPaymentRefs({ processor_order_id: orderRefs }, { take: null }) : []
     const order = new Map(byOrderRef.map((ref) => [ref.processor_order_id ?? "", ref]))
     const matches = new Map<string, { order_id: string; payment_id: string; scan_id: string | null }>()
     for (const c of cases) {
