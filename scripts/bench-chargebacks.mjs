@@ -14,6 +14,8 @@
 //   other core, as a remote service would). Its processor authorizes BENCH_CASES payments through
 //   its own cnpAPI code (in-process XML, no HTTP: 20,000 requests would only measure the
 //   seeding); the cases are then raised over its control API, `POST /__sandbox/chargebacks/bulk`.
+// - A short process (this script again, with BENCH_COMPILE) compiles the plugin's TypeScript to
+//   JavaScript (swc), which every other process loads, as a store loads the published package.
 // - A preparing process (this script again, with BENCH_PREPARE) migrates the database as
 //   `medusa db:migrate` does, seeds one order per authorization (an order, its payment
 //   collection, session and payment, in bulk SQL), and records their payment references through
