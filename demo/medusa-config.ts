@@ -61,6 +61,19 @@ module.exports = defineConfig({
         pollIntervalMs: Number(env("DEMO_POLL_INTERVAL_MS", "5000")),
         retryBaseDelayMs: 5000,
         timeoutMs: 5000,
+        // The evidence loop: the sandbox also plays Worldpay's Chargeback API, with the
+        // processor's own credentials (Worldpay opens it to the merchant's cnpAPI user).
+        // `npm run demo:chargeback` raises a case there; the case import job (every few
+        // seconds in the demo: SERVICESCAN_CASE_IMPORT_SCHEDULE, set by scripts/demo.mjs)
+        // brings it in, and once the scan is judged valid the policy represents it.
+        disputeGateway: {
+          type: "worldpay",
+          url: sandboxUrl,
+          merchantId: env("WORLDPAY_MERCHANT_ID", "demo-merchant"),
+          user: env("WORLDPAY_USER", "demo-user"),
+          password: env("WORLDPAY_PASSWORD", "demo-password"),
+        },
+        autoRespond: env("SERVICESCAN_AUTO_RESPOND", "represent-valid"),
       },
     },
   ],

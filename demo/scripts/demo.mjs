@@ -471,6 +471,9 @@ function startMedusa({ port, databaseUrl, urls, step }) {
       SERVICESCAN_WEBHOOK_SECRET: DEMO_WEBHOOK_SECRET,
       DEMO_POLL_INTERVAL_MS: SMOKE ? "2000" : "5000",
       DEMO_POLL_EVERY_MS: "2000",
+      // The plugin's case import job every 5 s instead of every 30 min: a case raised at the
+      // sandbox's Worldpay (npm run demo:chargeback) arrives while you watch.
+      SERVICESCAN_CASE_IMPORT_SCHEDULE: process.env.SERVICESCAN_CASE_IMPORT_SCHEDULE || "0/5 * * * * *",
     }),
     stdio: ["ignore", "pipe", "pipe"],
   })
@@ -671,6 +674,7 @@ function printBanner({ urls, seed, pg, databaseUrl, sandbox }) {
   out += `    storefront   after paying, press "Simulate a chargeback"\n`
   out += `    admin        an order's page → Chargebacks → Record chargeback; all of them under Disputes\n`
   out += `    webhook      node demo/scripts/chargeback.mjs <order id>   ${dim("(a signed POST /hooks/servicescan/chargebacks)")}\n`
+  out += `    processor    npm run demo:chargeback -- [order number]   ${dim("(a case at the sandbox's Worldpay: imported, proven and represented by itself)")}\n`
   out += `\n  ${dim(`Logs in ${rel(LOG_DIR)}/ · demo/README.md explains everything · Ctrl-C stops it all`)}\n\n`
   process.stdout.write(out)
 }

@@ -1,11 +1,12 @@
 import { createWorkflow, transform, WorkflowData, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { emitEventStep } from "@medusajs/medusa/core-flows"
 import type { DisputeCaseRecord } from "../modules/servicescan/gateways/types"
+import type { DisputeCaseMatch } from "../modules/servicescan/service"
 import { ChargebackImportedEvent, ServiceScanEvents } from "../modules/servicescan/types"
 import { recordChargebacksWorkflow } from "./record-chargebacks"
 import { matchDisputeCasesStep } from "./steps/match-dispute-cases"
 import { setChargebackStatusesStep } from "./steps/set-chargeback-statuses"
-import { updateDisputeCasesStep } from "./steps/update-dispute-cases"
+import { writeDisputeCaseMatchesStep } from "./steps/write-dispute-case-matches"
 import { upsertDisputeCasesStep } from "./steps/upsert-dispute-cases"
 import { chargebackFromCase } from "./utils/dispute-case"
 
@@ -42,12 +43,6 @@ export const importDisputeCasesWorkflow = createWorkflow(
         }))
     )
     const matches = matchDisputeCasesStep(toMatch)
-    const matchUpdates = transform({ matches }, ({ matches }) =>
-      matches.map((m) =>
-        m.order_id ? { id: m.id, status: "matched" as const, order_id: m.order_id, match_note: null } : { id: m.id, match_note: m.note }
-      )
-    )
-    updateDisputeCasesStep(matchUpdates).config({ name: "servicescan-record-case-matches" })
 
     const toRecord = transform({ upserted, matches }, ({ upserted, matches }) => {
       const newlyMatched = new Map(matches.filter((m) => m.order_id).map((m) => [m.id, m]))
@@ -61,13 +56,37 @@ export const importDisputeCasesWorkflow = createWorkflow(
     })
     const recorded = recordChargebacksWorkflow.runAsStep({ input: toRecord })
 
-    const attach = transform({ upserted, recorded }, ({ upserted, recorded }) => {
-      const byCase = new Map(upserted.rows.map((row) => [row.case_id, row.id]))
-      return recorded.items
-        .filter((item) => item.chargeback_id)
-        .map((item) => ({ id: byCase.get(item.external_id) as string, chargeback_id: item.chargeback_id }))
+    // One write per page for the matches and the chargebacks they got: a case matched now is
+    // `matched` with its order (even when its chargeback could not be recorded: the item's error
+    // says why), one that matches nothing keeps why, and each recorded chargeback is attached.
+    const caseMatches = transform({ upserted, matches, recorded }, ({ upserted, matches, recorded }) => {
+      const matchOf = new Map(matches.map((m) => [m.id, m]))
+      const chargebackOf = new Map(recorded.items.filter((item) => item.chargeback_id).map((item) => [item.external_id, item.chargeback_id]))
+      const next: DisputeCaseMatch[] = []
+      const previous: DisputeCaseMatch[] = []
+      for (const row of upserted.rows) {
+        const before: DisputeCaseMatch = {
+          id: row.id,
+          status: row.status,
+          order_id: row.order_id,
+          match_note: row.match_note,
+          chargeback_id: row.chargeback_id,
+        }
+        const match = matchOf.get(row.id)
+        const after: DisputeCaseMatch = match?.order_id
+          ? { ...before, status: "matched", order_id: match.order_id, match_note: null }
+          : match
+            ? { ...before, match_note: match.note }
+            : { ...before }
+        after.chargeback_id = chargebackOf.get(row.case_id) ?? after.chargeback_id
+        if (Object.keys(after).some((key) => after[key as keyof DisputeCaseMatch] !== before[key as keyof DisputeCaseMatch])) {
+          next.push(after)
+          previous.push(before)
+        }
+      }
+      return { next, previous }
     })
-    updateDisputeCasesStep(attach).config({ name: "servicescan-attach-cases-to-chargebacks" })
+    writeDisputeCaseMatchesStep(caseMatches)
 
     const outcomes = transform({ upserted, recorded }, ({ upserted, recorded }) => {
       const recordedIds = new Map(recorded.items.map((item) => [item.external_id, item.chargeback_id]))

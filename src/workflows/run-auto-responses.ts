@@ -6,6 +6,8 @@ import type ServiceScanModuleService from "../modules/servicescan/service"
 import type { DisputeCaseRow } from "../modules/servicescan/service"
 import { respondToDisputeWorkflow } from "./respond-to-dispute"
 
+const ANSWERED = { represent: "represented", accept: "liability_accepted" } as const
+
 export type AutoResponseReport = { represented: number; accepted: number; failed: string[] }
 
 /**
@@ -52,19 +54,29 @@ export async function runAutoResponses(
     if (!chosen) {
       continue
     }
+    let failure: string | null = null
     try {
       const { result } = await respondToDisputeWorkflow(container).run({
         input: { chargeback_id: row.chargeback_id as string, action: chosen, decided_by: "policy", now: now.toISOString() },
       })
       if (result.error) {
-        report.failed.push(`${row.case_id}: ${result.error}`)
+        failure = result.error
       } else if (chosen === "represent") {
         report.represented++
       } else {
         report.accepted++
       }
     } catch (error) {
-      report.failed.push(`${row.case_id}: ${(error as Error).message}`)
+      failure = (error as Error).message
+    }
+    if (failure !== null) {
+      // The evidence_ready and proof_request.completed subscribers and the import's catch-up can
+      // reach one case at the same moment; the lock lets one answer and refuses the others. A case
+      // answered that way meanwhile is done, not a failure to warn about.
+      const [current] = (await service.listDisputeCases({ id: row.id }, { select: ["id", "response_status"], take: 1 })) as DisputeCaseRow[]
+      if (current?.response_status !== ANSWERED[chosen]) {
+        report.failed.push(`${row.case_id}: ${failure}`)
+      }
     }
   }
   for (const failure of report.failed) {

@@ -82,7 +82,12 @@ export async function importServiceScanDisputeCases(
       report.days.push(dayOf(day))
     }
 
-    const importPages = async (cases: DisputeCaseRecord[]) => {
+    // A case is listed under each day it has an activity, and again as actionable: the whole case
+    // each time, read seconds apart. Importing it once per run is enough (the next run reads it
+    // again), and halves the work of a run after an outage, where every case is in two lists.
+    const imported = new Set<string>()
+    const importPages = async (listed: DisputeCaseRecord[]) => {
+      const cases = listed.filter((record) => !imported.has(record.caseId) && imported.add(record.caseId))
       for (let start = 0; start < cases.length; start += pageSize) {
         const { result } = await importDisputeCasesWorkflow(container).run({
           input: { gateway: gateway.name, cases: cases.slice(start, start + pageSize), today },
@@ -110,7 +115,8 @@ export async function importServiceScanDisputeCases(
   } finally {
     await locking.release(RUN_LOCK_KEY, { ownerId }).catch(() => undefined)
   }
-  if (report.cases) {
+  // A run that only re-read known cases says nothing at info level: on a short schedule (the demo's 5 s) it would be a line per run.
+  if (report.new_cases || report.matched || report.chargebacks_recorded) {
     logger.info(
       `servicescan: imported ${report.cases} ${gateway.name} cases (${report.new_cases} new, ${report.matched} matched, ${report.unmatched} unmatched, ${report.chargebacks_recorded} chargebacks recorded)`
     )

@@ -2,13 +2,15 @@
 //   1. a checkout through the store API, the card submitted to the sandbox's form API (scanned);
 //   2. a declined card gives a plain-language error and no order;
 //   3. a chargeback through the signed webhook reaches "evidence ready" by itself, and the
-//      admin image proxy serves the scan's picture;
+//      admin image proxy serves the scan's picture; a chargeback raised at the processor (the
+//      sandbox's Worldpay) is imported, proven and represented by itself (smoke-evidence-loop.mjs);
 //   4. in Chromium (scripts/chromium.cjs: CHROMIUM_PATH, a system one, or the packaged one): the storefront page in a real browser, the approving card typed
 //      into the hosted form's iframe, a screenshot; then the admin's order page, a screenshot.
 import { mkdtemp } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { sendChargeback } from "./chargeback.mjs"
+import { checkEvidenceLoop } from "./smoke-evidence-loop.mjs"
 import { findChromium, launchChromium } from "../../../scripts/chromium.cjs"
 import { bold, dim, formatDuration, green, red, sleep, yellow } from "./util.mjs"
 
@@ -171,6 +173,9 @@ export async function runSmoke(ctx) {
 
   await step("Chargeback through the signed webhook reaches evidence_ready by itself", async () => {
     assert(order && token, "no order")
+    // The order as it stands after the refunds above: a chargeback may not exceed its total (the webhook says 400).
+    const { body: current } = await json(`${urls.medusa}/admin/orders/${order.id}?fields=id,total`, { headers: { authorization: `Bearer ${token}` } })
+    order.total = current.order.total
     const sent = await sendChargeback({ medusaUrl: urls.medusa, orderId: order.id, amount: order.total, currencyCode: order.currency_code })
     assert(sent.status === 200 && sent.body?.chargeback_id, `the webhook answered ${sent.status}: ${JSON.stringify(sent.body)}`)
     const id = sent.body.chargeback_id
@@ -203,6 +208,11 @@ export async function runSmoke(ctx) {
     assert(image.status === 200 && bytes[0] === 0xff && bytes[1] === 0xd8, `the image proxy answered ${image.status} ${image.headers.get("content-type")}`)
     order.chargebackId = id
     return `${seen.join(" → ")}, scan valid, image ${bytes.length} bytes`
+  })
+
+  await step("Chargeback raised at the processor (Worldpay) is imported, proven and represented by itself", async () => {
+    assert(order && token, "no order")
+    return checkEvidenceLoop({ urls, sandbox, token, order })
   })
 
   const found = await findChromium().catch((error) => error)
