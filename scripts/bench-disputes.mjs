@@ -34,7 +34,7 @@ import { spawn } from "node:child_process"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { startEmbeddedPostgres } from "./embedded-postgres.mjs"
+import { startBenchDatabase } from "./bench-database.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const require = createRequire(join(root, "package.json"))
@@ -52,39 +52,6 @@ const log = (line) => console.log(line)
 const seconds = (ms) => (ms / 1000).toFixed(1)
 
 // ---- database -----------------------------------------------------------------
-
-async function startDatabase() {
-  let embedded
-  let admin
-  if (process.env.DATABASE_URL) {
-    admin = new URL(process.env.DATABASE_URL)
-  } else if (process.env.DB_HOST) {
-    admin = new URL(
-      `postgres://${encodeURIComponent(process.env.DB_USERNAME ?? "postgres")}:${encodeURIComponent(process.env.DB_PASSWORD ?? "")}@${process.env.DB_HOST}:${process.env.DB_PORT ?? 5432}/postgres`
-    )
-  } else {
-    log("no DATABASE_URL/DB_HOST: starting an embedded PostgreSQL")
-    embedded = await startEmbeddedPostgres()
-    admin = new URL(`postgres://${embedded.user}:${embedded.password}@${embedded.host}:${embedded.port}/postgres`)
-  }
-  const name = `servicescan_bench_${process.pid}`
-  const client = new pg.Client({ connectionString: admin.toString() })
-  await client.connect()
-  await client.query(`CREATE DATABASE "${name}"`)
-  await client.end()
-  const url = new URL(admin)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: admin.toString() })
-      await c.connect()
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined)
-      await c.end()
-      await embedded?.stop()
-    },
-  }
-}
 
 // ---- sandbox --------------------------------------------------------------------
 
@@ -297,7 +264,7 @@ if (!process.env.BENCH_DISPUTES_RUN) {
 const cleanups = []
 let exitCode = 0
 try {
-  const db = await startDatabase()
+  const db = await startBenchDatabase(`servicescan_bench_${process.pid}`, log)
   cleanups.push(() => db.drop())
   let t = Date.now()
   const sandbox = await startSandboxProcess(N)
