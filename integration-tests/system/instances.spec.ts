@@ -109,6 +109,10 @@ describe(`several instances: two processes poll ${N} due proof requests at the s
     // The service is back and completes proof requests as soon as they exist.
     await control(sandbox, "/__sandbox/settings", { method: "POST", body: { proofDelayMs: 1 } })
     await clearFaults(sandbox)
+    // Each answer takes a little while, as a real service's does: a run then lasts seconds, so the
+    // two schedulers' runs overlap even when one process gets the CPU a moment after the other (on a
+    // busy 2-core machine a run without latency could finish before the other process's began).
+    await setFaults(sandbox, { latencyMs: 150 })
     const serviceBack = Date.now()
     const ready = await waitFor(
       `all ${N} chargebacks to have their evidence`,
