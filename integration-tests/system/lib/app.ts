@@ -129,13 +129,35 @@ async function templateDatabase(appDir: string): Promise<{ name: string; store: 
     hashTree(hash, path)
   }
   const name = `servicescan_system_tpl_${hash.digest("hex").slice(0, 12)}`
-  const rows = await sql<{ comment: string | null }>(
-    "SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1",
-    [name]
-  )
-  if (rows[0]?.comment) {
-    return { name, store: JSON.parse(rows[0].comment) as SeededStore }
+  const finished = async () =>
+    (
+      await sql<{ comment: string | null }>(
+        "SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1",
+        [name]
+      )
+    )[0]?.comment
+  const ready = await finished()
+  if (ready) {
+    return { name, store: JSON.parse(ready) as SeededStore }
   }
+  // Suites run side by side (npm test's lanes) may both find no template: one builds it while the
+  // other waits on this session lock, then finds it finished. Held on its own connection until done.
+  const lock = new Client({ connectionString: adminUrl().toString() })
+  await lock.connect()
+  try {
+    await lock.query("SELECT pg_advisory_lock(hashtext($1))", [name])
+    const built = await finished()
+    if (built) {
+      return { name, store: JSON.parse(built) as SeededStore }
+    }
+    return await buildTemplate(appDir, name)
+  } finally {
+    await lock.end()
+  }
+}
+
+/** Migrates and seeds the template database `name` (the caller holds the lock). */
+async function buildTemplate(appDir: string, name: string): Promise<{ name: string; store: SeededStore }> {
   await sql(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
   await sql(`CREATE DATABASE "${name}"`)
   const env = { ...OFFLINE_ENV, DATABASE_URL: databaseUrl(name) }
