@@ -35,6 +35,7 @@ import { randomUUID } from "node:crypto"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { jsonAnswers } from "./bench-child.mjs"
 import { startBenchDatabase } from "./bench-database.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
@@ -103,21 +104,7 @@ function startSandboxProcess() {
     })
   `
   const child = spawn(process.execPath, ["-e", script], { cwd: root, stdio: ["pipe", "pipe", "inherit"] })
-  const waiting = []
-  let buffer = ""
-  child.stdout.setEncoding("utf8")
-  child.stdout.on("data", (chunk) => {
-    buffer += chunk
-    for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
-      const line = buffer.slice(0, newline)
-      buffer = buffer.slice(newline + 1)
-      waiting.shift()?.resolve(JSON.parse(line))
-    }
-  })
-  child.on("exit", (code) => {
-    for (const w of waiting.splice(0)) w.reject(new Error(`sandbox exited with ${code}`))
-  })
-  const next = () => new Promise((resolve, reject) => waiting.push({ resolve, reject }))
+  const next = jsonAnswers(child)
   const ready = next()
   return ready.then(({ url }) => ({
     url,

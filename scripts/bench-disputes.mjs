@@ -34,6 +34,7 @@ import { spawn } from "node:child_process"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { jsonAnswers, onLines } from "./bench-child.mjs"
 import { startBenchDatabase } from "./bench-database.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
@@ -61,21 +62,7 @@ function startSandboxProcess(count) {
     cwd: root,
     stdio: ["pipe", "pipe", "inherit"],
   })
-  const waiting = []
-  let buffer = ""
-  child.stdout.setEncoding("utf8")
-  child.stdout.on("data", (chunk) => {
-    buffer += chunk
-    for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
-      const line = buffer.slice(0, newline)
-      buffer = buffer.slice(newline + 1)
-      waiting.shift()?.resolve(JSON.parse(line))
-    }
-  })
-  child.on("exit", (code) => {
-    for (const w of waiting.splice(0)) w.reject(new Error(`sandbox exited with ${code}`))
-  })
-  const next = () => new Promise((resolve, reject) => waiting.push({ resolve, reject }))
+  const next = jsonAnswers(child)
   return next().then(({ url, count: seeded }) => ({
     url,
     seeded,
@@ -217,16 +204,9 @@ function runSize(count, prefix = "") {
     env: { ...process.env, BENCH_DISPUTES_RUN: String(count) },
   })
   const lines = []
-  let buffer = ""
-  child.stdout.setEncoding("utf8")
-  child.stdout.on("data", (chunk) => {
-    buffer += chunk
-    for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
-      const line = buffer.slice(0, newline)
-      buffer = buffer.slice(newline + 1)
-      lines.push(line)
-      log(`${prefix}${line}`)
-    }
+  onLines(child.stdout, (line) => {
+    lines.push(line)
+    log(`${prefix}${line}`)
   })
   return new Promise((resolve, reject) =>
     child.on("exit", (code) => (code === 0 ? resolve(lines) : reject(new Error(`the run at ${count} exited with ${code}`))))
