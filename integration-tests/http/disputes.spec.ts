@@ -6,6 +6,7 @@ import { join } from "node:path"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, TestSandbox } from "../helpers/sandbox"
 import { SeededStore, seedStore, SYSTEM_PROVIDER_ID } from "../helpers/store"
 import { checkoutWithCard, completeCart, startCheckout } from "../helpers/checkout"
+import { waitFor } from "../helpers/wait"
 import { syncServiceScanProofRequests } from "../../src/jobs/sync-servicescan-proof-requests"
 import { SERVICESCAN_MODULE } from "../../src/modules/servicescan"
 import type ServiceScanModuleService from "../../src/modules/servicescan/service"
@@ -204,19 +205,9 @@ medusaIntegrationTestRunner({
             { proof_request: { chargeback_id: chargebackIds }, ground_truth: "valid" },
             { select: ["id", "archived_at", "archive_error"], take: null }
           ),
-        (rows) => rows.every((row) => row.archived_at || row.archive_error)
+        (rows) => rows.every((row) => row.archived_at || row.archive_error),
+        10_000
       )
-    }
-
-    async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-      const until = Date.now() + timeoutMs
-      for (;;) {
-        const value = await read()
-        if (done(value) || Date.now() > until) {
-          return value
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100))
-      }
     }
 
     // ---- end to end --------------------------------------------------------
@@ -269,7 +260,8 @@ medusaIntegrationTestRunner({
         // The completion event archives the image in the File Module (a subscriber).
         chargeback = await waitFor(
           () => getChargeback(chargebackId),
-          (c) => Boolean(c.proof_requests[0].scans[0].archived_at)
+          (c) => Boolean(c.proof_requests[0].scans[0].archived_at),
+          10_000
         )
         expect(chargeback.proof_requests[0].scans[0].archived_at).toEqual(expect.any(String))
 

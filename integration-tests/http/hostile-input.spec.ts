@@ -35,6 +35,7 @@ import {
 } from "../helpers/hostile"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, TestSandbox } from "../helpers/sandbox"
 import { SERVICESCAN_PROVIDER_ID, SeededStore, seedStore, SYSTEM_PROVIDER_ID } from "../helpers/store"
+import { waitFor } from "../helpers/wait"
 
 /**
  * Hostile input against everything the plugin adds, through the real app on
@@ -218,17 +219,6 @@ medusaIntegrationTestRunner({
         req.end()
       })
 
-    async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-      const until = Date.now() + timeoutMs
-      for (;;) {
-        const value = await read()
-        if (done(value) || Date.now() > until) {
-          return value
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100))
-      }
-    }
-
     async function evidenceRow(scanId: string) {
       const [row] = await service().listScanEvidences(
         { scan_id: scanId },
@@ -261,7 +251,7 @@ medusaIntegrationTestRunner({
       expect(recorded.status).toBe(201)
       const chargebackId = (recorded.json as { chargeback: { id: string } }).chargeback.id
       expect((await adminPost(`/admin/servicescan/chargebacks/${chargebackId}/check`, {})).status).toBe(200)
-      const row = await waitFor(() => evidenceRow(formId), (r) => Boolean(r?.archive_key))
+      const row = await waitFor(() => evidenceRow(formId), (r) => Boolean(r?.archive_key), 15_000)
       expect(row).toMatchObject({ ground_truth: "valid", archived_file_id: expect.any(String), archive_key: expect.any(String) })
       evidence = { orderId: result.order.id, chargebackId, scanId: formId, fileId: row.archived_file_id!, archiveKey: row.archive_key! }
 
@@ -633,7 +623,7 @@ medusaIntegrationTestRunner({
         expect(recorded.status).toBe(201)
         const chargebackId = (recorded.json as { chargeback: { id: string } }).chargeback.id
         await adminPost(`/admin/servicescan/chargebacks/${chargebackId}/check`, {})
-        const sealedRow = await waitFor(() => evidenceRow(scan), (r) => Boolean(r?.archive_key))
+        const sealedRow = await waitFor(() => evidenceRow(scan), (r) => Boolean(r?.archive_key), 15_000)
 
         // What 0.1.0 left behind: a plain JPEG in the File Module, no key (the migration clears archived_at).
         const files = container.resolve<IFileModuleService>(Modules.FILE)
@@ -649,7 +639,7 @@ medusaIntegrationTestRunner({
         expect((await proxied(scan)).headers["x-servicescan-image-source"]).toBe("servicescan")
 
         expect((await adminPost(`/admin/servicescan/chargebacks/${chargebackId}/check`, {})).status).toBe(200)
-        const resealed = await waitFor(() => evidenceRow(scan), (r) => Boolean(r?.archive_key))
+        const resealed = await waitFor(() => evidenceRow(scan), (r) => Boolean(r?.archive_key), 15_000)
         expect(resealed.archived_file_id).not.toBe(clear.id)
         expect((await readFile(join(staticDir, resealed.archived_file_id!))).subarray(0, 4).toString("ascii")).toBe("SSE1")
         expect(await listStatic()).not.toContain(clear.id)
