@@ -25,7 +25,7 @@ import { fromMinorUnits } from "../../utils/money"
 import { resolveModuleOptions, ResolvedServiceScanModuleOptions, ServiceScanModuleOptions } from "./options"
 import { ChargebackStatus, GroundTruthValue, ProofRequestStatus } from "./types"
 import { deriveChargebackStatus } from "./utils/chargeback-status"
-import { mapWithConcurrency } from "./utils/concurrency"
+import { createLimiter, mapWithConcurrency } from "./utils/concurrency"
 import {
   canSend,
   decide,
@@ -177,6 +177,8 @@ export default class ServiceScanModuleService extends MedusaService({
   protected readonly options_: ResolvedServiceScanModuleOptions
   protected readonly logger_: Logger
   protected readonly client_: DisputesClient | null
+  /** `concurrency` across every page synced at once in this process (the poll job runs two). */
+  private readonly serviceCalls_: <R>(fn: () => Promise<R>) => Promise<R>
   /** Set at boot when no secret key is configured; every process reads the same options. */
   private readonly missingKey_: ConfigurationError | null
   /** Which key a recorded refusal was about (a one-way digest, never the key). */
@@ -189,6 +191,7 @@ export default class ServiceScanModuleService extends MedusaService({
     super(...arguments)
     this.options_ = resolveModuleOptions(options)
     this.logger_ = dependencies.logger
+    this.serviceCalls_ = createLimiter(this.options_.concurrency)
     this.client_ = this.options_.secretKey
       ? new DisputesClient({
           baseUrl: this.options_.baseUrl,
@@ -395,7 +398,7 @@ export default class ServiceScanModuleService extends MedusaService({
       this.options_.concurrency,
       async ({ after }): Promise<ProofRequestEvent> => {
         try {
-          const { id } = await client.createProofRequest(after.scan_ids)
+          const { id } = await this.serviceCalls_(() => client.createProofRequest(after.scan_ids))
           return { type: "accepted", submission: after.submissions, remote_id: id }
         } catch (error) {
           if (await this.noteAuthFailure(error)) {
@@ -454,7 +457,7 @@ export default class ServiceScanModuleService extends MedusaService({
           return { id: row.id, kind: "failed", error: "The proof request has no ServiceScan id" }
         }
         try {
-          const result = await client.getProofRequest(row.remote_id)
+          const result = await this.serviceCalls_(() => client.getProofRequest(row.remote_id as string))
           return result.status === "pending"
             ? { id: row.id, kind: "pending" }
             : { id: row.id, kind: "complete", scans: result.scans }

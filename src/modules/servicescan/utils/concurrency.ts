@@ -21,3 +21,33 @@ export async function mapWithConcurrency<T, R>(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker))
   return results
 }
+
+/**
+ * A limit shared by every caller: at most `limit` of the functions given to
+ * the returned `run` are in flight at once, the others wait their turn in
+ * order. `mapWithConcurrency` bounds one batch; this bounds them all, for
+ * batches running side by side (the poll job's pages) that share one
+ * promise to the service.
+ */
+export function createLimiter(limit: number): <R>(fn: () => Promise<R>) => Promise<R> {
+  let active = 0
+  const waiting: (() => void)[] = []
+  return async <R>(fn: () => Promise<R>): Promise<R> => {
+    if (active < limit) {
+      active++
+    } else {
+      // Woken by a finishing call, which hands its slot over (`active` stays as it is).
+      await new Promise<void>((resolve) => waiting.push(resolve))
+    }
+    try {
+      return await fn()
+    } finally {
+      const nextInLine = waiting.shift()
+      if (nextInLine) {
+        nextInLine()
+      } else {
+        active--
+      }
+    }
+  }
+}

@@ -1,5 +1,5 @@
 import { pollDelayMs, retryDelayMs } from "../backoff"
-import { mapWithConcurrency } from "../concurrency"
+import { createLimiter, mapWithConcurrency } from "../concurrency"
 
 describe("retryDelayMs", () => {
   it("doubles per attempt from the base, with equal jitter, up to the cap", () => {
@@ -57,5 +57,41 @@ describe("mapWithConcurrency", () => {
     )
     expect(started).toEqual([1, 2])
     expect(result).toEqual([1, 2, undefined, undefined, undefined, undefined])
+  })
+})
+
+describe("createLimiter", () => {
+  it("bounds batches running side by side together, in order, and frees a slot when a call throws", async () => {
+    const limited = createLimiter(3)
+    let running = 0
+    let peak = 0
+    const order: string[] = []
+    const call = (name: string, ms: number, fail = false) =>
+      limited(async () => {
+        running++
+        peak = Math.max(peak, running)
+        order.push(name)
+        await new Promise((resolve) => setTimeout(resolve, ms))
+        running--
+        if (fail) {
+          throw new Error(`${name} failed`)
+        }
+        return name
+      })
+    // Two batches of four, each allowing four at once on its own (as two pages of the poll job do).
+    const [a, b] = await Promise.all([
+      mapWithConcurrency(["a1", "a2", "a3", "a4"], 4, (name) => call(name, 5, name === "a1").catch((error: Error) => error.message)),
+      mapWithConcurrency(["b1", "b2", "b3", "b4"], 4, (name) => call(name, 5)),
+    ])
+    expect(peak).toBe(3)
+    expect(a).toEqual(["a1 failed", "a2", "a3", "a4"])
+    expect(b).toEqual(["b1", "b2", "b3", "b4"])
+    // The first three asked started first; the others in the order they asked.
+    expect(order).toEqual(["a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4"])
+    // Every slot was given back: three more run at once straight away.
+    running = 0
+    peak = 0
+    await Promise.all(["c1", "c2", "c3"].map((name) => call(name, 5)))
+    expect(peak).toBe(3)
   })
 })
