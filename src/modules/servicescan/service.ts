@@ -396,10 +396,14 @@ export default class ServiceScanModuleService extends MedusaService({
     const sent = await mapWithConcurrency(
       claimed,
       this.options_.concurrency,
-      async ({ after }): Promise<ProofRequestEvent> => {
+      async ({ after }): Promise<ProofRequestEvent | undefined> => {
         try {
-          const { id } = await this.serviceCalls_(() => client.createProofRequest(after.scan_ids))
-          return { type: "accepted", submission: after.submissions, remote_id: id }
+          // Checked again once its turn comes: the run may have stopped while it waited (below: not sent).
+          const created = await this.serviceCalls_(async () => (stopped ? null : client.createProofRequest(after.scan_ids)))
+          if (!created) {
+            return undefined
+          }
+          return { type: "accepted", submission: after.submissions, remote_id: created.id }
         } catch (error) {
           if (await this.noteAuthFailure(error)) {
             stopped = true
@@ -457,7 +461,11 @@ export default class ServiceScanModuleService extends MedusaService({
           return { id: row.id, kind: "failed", error: "The proof request has no ServiceScan id" }
         }
         try {
-          const result = await this.serviceCalls_(() => client.getProofRequest(row.remote_id as string))
+          // Checked again once its turn comes: the run may have stopped while it waited.
+          const result = await this.serviceCalls_(async () => (stopped ? null : client.getProofRequest(row.remote_id as string)))
+          if (!result) {
+            return { id: row.id, kind: "skipped" }
+          }
           return result.status === "pending"
             ? { id: row.id, kind: "pending" }
             : { id: row.id, kind: "complete", scans: result.scans }
