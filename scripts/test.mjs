@@ -165,6 +165,9 @@ await mkdir(join(captureDir, "logs"), { recursive: true })
 const captured = []
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const failedSuites = []
+// Each failed test's name and the start of its message, printed again at the very end: a CI log
+// often keeps only its tail, and a suite's own report is thousands of lines above it.
+const failedTests = []
 const started = Date.now()
 
 /** Runs one suite; with `out`, its output is written there and printed whole once it ends. */
@@ -197,6 +200,16 @@ async function runSuite(name, out) {
       totals.passed += report.numPassedTests
       totals.failed += report.numFailedTests
       totals.skipped += report.numPendingTests + (report.numTodoTests ?? 0)
+      for (const file of report.testResults ?? []) {
+        const failures = (file.assertionResults ?? []).filter((test) => test.status === "failed")
+        for (const test of failures) {
+          failedTests.push({ suite: name, file: file.name, title: test.fullName, message: (test.failureMessages ?? []).join("\n") })
+        }
+        // A file that failed before any test ran (a syntax error, a failing beforeAll) has no failed test.
+        if (file.status === "failed" && failures.length === 0) {
+          failedTests.push({ suite: name, file: file.name, title: "(the file itself)", message: file.message ?? "" })
+        }
+      }
       if (report.numTotalTests === 0) {
         console.error(`${name}: no test ran`)
         code ||= 1
@@ -274,6 +287,16 @@ try {
     console.log(`\nResponses and logs recorded by this run: ${captureDir}`)
   } else if (!process.env.SERVICESCAN_CAPTURE_DIR) {
     await rm(captureDir, { recursive: true, force: true })
+  }
+}
+
+if (failedTests.length) {
+  console.log(`\n=== failed tests (${failedTests.length}) ===`)
+  for (const { suite, file, title, message } of failedTests) {
+    // eslint-disable-next-line no-control-regex -- jest colours its messages
+    const plain = message.replace(/\u001b\[[0-9;]*m/g, "").split("\n").filter((line) => line.trim() && !/^\s+at .*node_modules/.test(line)).slice(0, 25)
+    console.log(`\n✗ [${suite}] ${file.startsWith(root) ? file.slice(root.length + 1) : file} › ${title}`)
+    for (const line of plain) console.log(`    ${line}`)
   }
 }
 
