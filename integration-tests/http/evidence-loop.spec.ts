@@ -294,21 +294,42 @@ medusaIntegrationTestRunner({
       })
       expect(faults.status).toBe(200)
       // What the jobs do over hours of a flaky processor: import, poll, answer; runs may fail. The
-      // faults are random, so the runs go on until both lost answers have happened (ten runs were
-      // not always enough: an import reads 32 lists, and a failed one is simply repeated).
+      // faults are random, so the runs go on until both lost answers have happened. Thirty runs were
+      // not always enough: a first import reads 32 lists (a month back, then the actionable cases),
+      // and one list that fails all three of its attempts fails the run, which is simply repeated.
+      // Eight runs of this test alone needed 1 to 12 rounds, and one earlier run more than 30; a
+      // round under faults takes well under a second.
       const lostAnswersLeft = async () =>
         (await sandboxFetch<{ dropResponse?: { count: number } | null }>("/__sandbox/faults")).body.dropResponse?.count ?? 0
-      for (let run = 1; run <= 30 && (await lostAnswersLeft()) > 0; run++) {
+      // The jobs' clock only moves forward, four hours a run, so every backoff a failure set comes due.
+      let hours = 0
+      const jobRun = async () => {
+        hours += 4
         await importCases().catch(() => undefined)
-        await poll(run * 4 * HOUR).catch(() => undefined)
+        await poll(hours * HOUR).catch(() => undefined)
         await runAutoResponses(container).catch(() => undefined)
+      }
+      for (let run = 1; run <= 150 && (await lostAnswersLeft()) > 0; run++) {
+        await jobRun()
       }
       // Both lost answers happened: two representments were processed without our hearing of it.
       expect(await lostAnswersLeft()).toBe(0)
       await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
-      await importCases()
-      await poll(60 * HOUR)
-      await runAutoResponses(container)
+      // Then the processor is well again, and the jobs go on. The loop above stops as soon as both
+      // lost answers happened, which can be before a case's proof request was even submitted, and a
+      // proof request is submitted in one run and its result read in a later one; so a few runs
+      // (not one) bring every case to its answer. A case stuck for good still fails below.
+      const unanswered = async () => {
+        let count = 0
+        for (const caseId of cases) {
+          const answered = represents(await sandboxCase(caseId)).length > 0 && (await caseRow(caseId)).response_status === "represented"
+          count += answered ? 0 : 1
+        }
+        return count
+      }
+      for (let run = 1; run <= 6 && (await unanswered()) > 0; run++) {
+        await jobRun()
+      }
 
       for (const caseId of cases) {
         const atProcessor = await sandboxCase(caseId)
@@ -320,6 +341,6 @@ medusaIntegrationTestRunner({
         expect(await caseRow(caseId)).toMatchObject({ response_status: "represented" })
         expect((await service().listChargebacks({ external_id: caseId })).length).toBe(1)
       }
-    })
+    }, 600_000)
   },
 })
