@@ -22,6 +22,10 @@
 //   plugin's peerDependencies accept), or an exact version such as 2.21.2.
 //   PACKAGING_KEEP=1 keeps the temp folder; PACKAGING_REUSE=<kept folder> skips packing and
 //   installing and goes on from its store (for debugging only: nothing is re-packed).
+//   PACKAGING_PACK_ONLY=<folder> packs the three tarballs into the folder and stops there;
+//   PACKAGING_TARBALLS=<that folder> then installs from them instead of packing again. `npm test`
+//   packs once this way and runs the latest and the oldest Medusa side by side: packing builds the
+//   plugin and the widget in the repository, which two runs must not do at the same time.
 //   Uses DATABASE_URL when set, else embedded PostgreSQL.
 import { spawn, execFileSync } from "node:child_process"
 import { createRequire } from "node:module"
@@ -220,6 +224,16 @@ async function pack(workspace, destination) {
   return join(destination, parsed[0].filename)
 }
 
+const PACK_LABEL = "npm pack the plugin (prepack builds it), the sandbox and the widget; --json is JSON"
+
+/** Packs the three published packages into `destination`, their paths into `packed`. */
+async function packAll(destination, packed) {
+  packed.plugin = await pack(undefined, destination)
+  packed.sandbox = await pack("sandbox", destination)
+  packed.widget = await pack("storefront-widget", destination)
+  return Object.values(packed).map((f) => f.split("/").at(-1)).join(", ")
+}
+
 function checkPluginTarball(file) {
   const files = tarList(file)
   const problems = []
@@ -282,6 +296,15 @@ let medusa
 let sandbox
 let failed = false
 
+// Packing only (`npm test` then runs both Medusa versions from these tarballs): nothing to clean up.
+if (process.env.PACKAGING_PACK_ONLY) {
+  const ok = await check(PACK_LABEL, () => packAll(process.env.PACKAGING_PACK_ONLY, {})).then(
+    () => true,
+    () => false
+  )
+  process.exit(ok ? 0 : 1)
+}
+
 try {
   const version = await resolveMedusaVersion()
   log(`packaging test: Medusa ${version} (MEDUSA_VERSION=${process.env.MEDUSA_VERSION || "latest"})`)
@@ -299,10 +322,18 @@ try {
   }
 
   const packed = {}
-  if (!reuse) await check("npm pack the plugin (prepack builds it), the sandbox and the widget; --json is JSON", async () => {
-    packed.plugin = await pack(undefined, tarballs)
-    packed.sandbox = await pack("sandbox", tarballs)
-    packed.widget = await pack("storefront-widget", tarballs)
+  const prepacked = process.env.PACKAGING_TARBALLS
+  if (!reuse && !prepacked) await check(PACK_LABEL, () => packAll(tarballs, packed))
+  if (prepacked) await check(`the three tarballs packed once for this run (${prepacked})`, async () => {
+    const names = readdirSync(prepacked)
+    const find = (name) => {
+      const file = names.find((f) => new RegExp(`^${name}-\\d+\\.\\d+\\.\\d+.*\\.tgz$`).test(f))
+      assert(file, `no ${name}-<version>.tgz in ${prepacked} (it has ${names.join(", ") || "nothing"})`)
+      return join(prepacked, file)
+    }
+    packed.plugin = find(rootPkg.name)
+    packed.sandbox = find("servicescan-sandbox")
+    packed.widget = find("medusa-servicescan-storefront")
     return Object.values(packed).map((f) => f.split("/").at(-1)).join(", ")
   })
   if (!reuse) await check("plugin tarball: LICENSE, declarations, no medusa-config, no inline source maps, no test secrets, peer ranges", async () =>
@@ -424,7 +455,7 @@ export const workflow: unknown = recordChargebackWorkflow
   let databaseUrl
   if (process.env.DATABASE_URL) {
     const base = new URL(process.env.DATABASE_URL)
-    base.pathname = `/servicescan_packaging_${Date.now()}`
+    base.pathname = `/servicescan_packaging_${Date.now()}_${process.pid}`
     databaseUrl = base.toString()
   } else {
     pg = await startEmbeddedPostgres()

@@ -262,6 +262,25 @@ const lanes = Math.max(1, Number(process.env.SERVICESCAN_TEST_LANES ?? 1) || 1)
 const ALONE = new Set(["secrets", "packaging", "packaging-oldest"])
 const prebuilt = new Set()
 
+// The two packaging runs differ only in the Medusa they install, so the tarballs are packed once
+// (packing builds into the repository) and the two installs, builds and boots run side by side.
+const PACKAGING = ["packaging", "packaging-oldest"]
+async function runPackagingSideBySide() {
+  const tarballs = await mkdtemp(join(tmpdir(), "servicescan-tarballs-"))
+  try {
+    console.log("\n=== the tarballs, packed once for both packaging runs ===")
+    const code = await run(process.execPath, [join(root, "scripts/packaging-test.mjs")], { PACKAGING_PACK_ONLY: tarballs })
+    if (code !== 0) {
+      failedSuites.push("(packing the tarballs)")
+      return
+    }
+    for (const name of PACKAGING) SUITES[name].env = { ...SUITES[name].env, PACKAGING_TARBALLS: tarballs }
+    await runSuites(PACKAGING, 2)
+  } finally {
+    await rm(tarballs, { recursive: true, force: true })
+  }
+}
+
 try {
   let sharedOk = true
   if (lanes > 1 && runnable.some((name) => name === "nextjs" || (SUITES[name].pre ?? []).includes(BUILD_WIDGET))) {
@@ -277,7 +296,10 @@ try {
   if (sharedOk) {
     await runSuites(runnable.filter((name) => lanes === 1 || !ALONE.has(name)), lanes)
     if (lanes > 1) {
-      await runSuites(runnable.filter((name) => ALONE.has(name)), 1)
+      const alone = runnable.filter((name) => ALONE.has(name))
+      const both = PACKAGING.every((name) => alone.includes(name))
+      await runSuites(both ? alone.filter((name) => !PACKAGING.includes(name)) : alone, 1)
+      if (both) await runPackagingSideBySide()
     }
   }
 } finally {
