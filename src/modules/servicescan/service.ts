@@ -3,6 +3,7 @@ import type { Context, Logger } from "@medusajs/framework/types"
 import {
   InjectManager,
   InjectTransactionManager,
+  generateEntityId,
   MedusaContext,
   MedusaError,
   MedusaService,
@@ -143,6 +144,38 @@ const E = sqlNames(ScanEvidence, [
 ])
 
 const D = sqlNames(DisputeCase, ["id", "status", "match_note", "order_id", "chargeback_id", "updated_at"])
+const A = sqlNames(CheckoutAttempt, [
+  "id",
+  "payment_session_id",
+  "cart_id",
+  "form_id",
+  "payment_method_id",
+  "request_id",
+  "attempted_at",
+  "reconciled_at",
+  "deleted_at",
+  "updated_at",
+])
+
+export type CheckoutAttemptInput = {
+  payment_session_id: string
+  cart_id: string
+  /** The hosted form id; null for a session paying with a saved card. */
+  form_id: string | null
+  /** The saved card the session pays with, when it does. */
+  payment_method_id?: string | null
+  /** The processor request id the authorization is sent under (derived from the session). */
+  request_id: string
+}
+
+/** What `claimCheckoutAttempt` did. */
+export type CheckoutAttemptClaim = {
+  /** Sessions other than this one whose completion carried the same form id (nothing was recorded when there are some, unless forced). */
+  other_sessions: string[]
+  recorded: boolean
+  /** This session's record before the claim, or null when it had none. */
+  previous: { id: string; attempted_at: Date; reconciled_at: Date | null } | null
+}
 
 /** Our side of a case's match: the order it disputes and the chargeback that holds its evidence. */
 export type DisputeCaseMatch = {
@@ -777,51 +810,72 @@ export default class ServiceScanModuleService extends MedusaService({
   }
 
   /**
-   * Records that a payment session is being completed (before its card is
-   * authorized) and answers the other sessions that carried the same hosted
-   * form id earlier. Repeating it for the same session only moves
-   * `attempted_at` and reopens it for reconciliation.
+   * A cart completion's claim on its hosted form id, before the card is
+   * authorized, in one statement: when no other session's completion carried
+   * the form id (or `force`, once the caller found that none of them paid),
+   * records this session's attempt: a first record, or this session's again
+   * (`attempted_at` moves and it reopens for reconciliation). Otherwise it
+   * records nothing and answers those sessions. A session paying with a saved
+   * card has no form id and is always recorded. Answers the session's record
+   * as it was before, so that the claim can be undone.
    */
-  async recordCheckoutAttempt(input: {
-    payment_session_id: string
-    cart_id: string
-    /** The hosted form id; null for a session paying with a saved card. */
-    form_id: string | null
-    /** The saved card the session pays with, when it does. */
-    payment_method_id?: string | null
-    request_id: string
-    now?: Date
-  }): Promise<void> {
-    const data = {
-      cart_id: input.cart_id,
-      form_id: input.form_id?.toLowerCase() ?? null,
-      payment_method_id: input.payment_method_id ?? null,
-      request_id: input.request_id,
-      attempted_at: input.now ?? new Date(),
-      reconciled_at: null,
-    }
-    const selector = { payment_session_id: input.payment_session_id }
-    const updated = await this.updateCheckoutAttempts({ selector, data })
-    if (updated.length > 0) {
-      return
-    }
-    try {
-      await this.createCheckoutAttempts({ ...selector, ...data })
-    } catch (error) {
-      // Two completions of one session raced to the first record: the other one wrote it.
-      if ((await this.updateCheckoutAttempts({ selector, data })).length === 0) {
-        throw error
-      }
-    }
-  }
-
-  /** The sessions other than `except` whose completion carried this hosted form id. */
-  async listFormUses(formId: string, except: string): Promise<string[]> {
-    const rows = await this.listCheckoutAttempts(
-      { form_id: formId.toLowerCase(), payment_session_id: { $ne: except } },
-      { select: ["payment_session_id"] }
+  @InjectManager()
+  async claimCheckoutAttempt(
+    input: CheckoutAttemptInput & { force?: boolean; now?: Date },
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<CheckoutAttemptClaim> {
+    const manager = sharedContext.manager as SqlEntityManager
+    const formId = input.form_id?.toLowerCase() ?? null
+    const now = input.now ?? new Date()
+    // All parts read the table as it was when the statement began: `previous` is the record before the write.
+    const [row]: { others: string[]; previous: { id: string; attempted_at: string; reconciled_at: string | null } | null; recorded: boolean }[] =
+      await manager.execute(
+        `WITH others AS (
+           SELECT ${A.col.payment_session_id} AS "id" FROM ${A.table}
+            WHERE ${A.col.form_id} = ?::text AND ${A.col.payment_session_id} <> ? AND ${A.col.deleted_at} IS NULL
+         ), previous AS (
+           SELECT ${A.col.id} AS "id", ${A.col.attempted_at} AS "attempted_at", ${A.col.reconciled_at} AS "reconciled_at"
+             FROM ${A.table} WHERE ${A.col.payment_session_id} = ? AND ${A.col.deleted_at} IS NULL
+         ), written AS (
+           INSERT INTO ${A.table} (${A.col.id}, ${A.col.payment_session_id}, ${A.col.cart_id}, ${A.col.form_id},
+                                   ${A.col.payment_method_id}, ${A.col.request_id}, ${A.col.attempted_at}, ${A.col.reconciled_at})
+           SELECT ?, ?, ?, ?::text, ?, ?, ?, NULL WHERE ?::boolean OR NOT EXISTS (SELECT 1 FROM others)
+           ON CONFLICT (${A.col.payment_session_id}) WHERE ${A.col.deleted_at} IS NULL
+           DO UPDATE SET ${A.col.cart_id} = EXCLUDED.${A.col.cart_id}, ${A.col.form_id} = EXCLUDED.${A.col.form_id},
+                         ${A.col.payment_method_id} = EXCLUDED.${A.col.payment_method_id},
+                         ${A.col.request_id} = EXCLUDED.${A.col.request_id},
+                         ${A.col.attempted_at} = EXCLUDED.${A.col.attempted_at}, ${A.col.reconciled_at} = NULL,
+                         ${A.col.updated_at} = now()
+           RETURNING 1
+         )
+         SELECT coalesce((SELECT json_agg("id") FROM others), '[]'::json) AS "others",
+                (SELECT row_to_json(previous) FROM previous) AS "previous",
+                EXISTS (SELECT 1 FROM written) AS "recorded"`,
+      [
+        formId,
+        input.payment_session_id,
+        input.payment_session_id,
+        generateEntityId(undefined, "scatt"),
+        input.payment_session_id,
+        input.cart_id,
+        formId,
+        input.payment_method_id ?? null,
+        input.request_id,
+        now,
+        input.force === true,
+      ]
     )
-    return rows.map((row) => row.payment_session_id)
+    return {
+      other_sessions: row.others,
+      recorded: row.recorded,
+      previous: row.previous
+        ? {
+            id: row.previous.id,
+            attempted_at: new Date(row.previous.attempted_at),
+            reconciled_at: row.previous.reconciled_at ? new Date(row.previous.reconciled_at) : null,
+          }
+        : null,
+    }
   }
 
   /** Attempts the reconciliation job has not settled, oldest first, last attempted before `before`. */

@@ -1,4 +1,4 @@
-import type { ILockingModule } from "@medusajs/framework/types"
+import type { ILockingModule, IPaymentModuleService } from "@medusajs/framework/types"
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { guardCartCompletionWorkflow } from "../../../workflows/guard-cart-completion"
@@ -78,23 +78,29 @@ export async function guardCartCompletion(req: MedusaRequest, res: MedusaRespons
   }
 }
 
+/**
+ * The session the completion will authorize, read on every checkout: the cart's payment
+ * collection from the link's own table, then its sessions from the Payment Module (two queries,
+ * where a graph from the cart took four).
+ */
 async function loadCheckoutSession(req: MedusaRequest, cartId: string): Promise<CheckoutSession | null> {
   const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({
-    entity: "cart",
-    fields: [
-      "id",
-      "payment_collection.payment_sessions.id",
-      "payment_collection.payment_sessions.provider_id",
-      "payment_collection.payment_sessions.status",
-      "payment_collection.payment_sessions.data",
-      "payment_collection.payment_sessions.payment.id",
-      "payment_collection.payment_sessions.payment.canceled_at",
-    ],
-    filters: { id: cartId },
+  const { data: links } = await query.graph({
+    entity: "cart_payment_collection",
+    fields: ["payment_collection_id"],
+    filters: { cart_id: cartId },
   })
-  const cart = data[0] as { payment_collection?: { payment_sessions?: (CheckoutSession | null)[] } | null } | undefined
-  return pickServiceScanSession(cart?.payment_collection?.payment_sessions ?? [])
+  const collectionId = (links[0] as { payment_collection_id?: string } | undefined)?.payment_collection_id
+  if (!collectionId) {
+    return null
+  }
+  const payment = req.scope.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const sessions = await payment.listPaymentSessions(
+    { payment_collection_id: collectionId },
+    // Oldest first (ids are time-ordered), as the cart's graph lists them to Medusa's completion.
+    { select: ["id", "provider_id", "status", "data", "payment.id", "payment.canceled_at"], relations: ["payment"], order: { id: "ASC" } }
+  )
+  return pickServiceScanSession(sessions as unknown as CheckoutSession[])
 }
 
 async function refetchCart(req: MedusaRequest, cartId: string): Promise<unknown> {
