@@ -490,6 +490,61 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
       })
     })
 
+    describe("claimCheckoutAttempt", () => {
+      const attempt = (session: string, form: string | null, card: string | null = null) => ({
+        payment_session_id: session,
+        cart_id: `cart_${session}`,
+        form_id: form,
+        payment_method_id: card,
+        request_id: `req_${session}`,
+      })
+
+      it("records a first attempt, moves it on a repeat, and answers the record as it was", async () => {
+        const form = "0F8FAD5B-D9CB-469F-A165-70867728950E"
+        const first = await service.claimCheckoutAttempt({ ...attempt("payses_a", form), now: new Date("2026-01-01T10:00:00Z") })
+        expect(first).toEqual({ other_sessions: [], recorded: true, previous: null })
+        const [row] = await service.listCheckoutAttempts({ payment_session_id: "payses_a" })
+        expect(row).toMatchObject({ form_id: form.toLowerCase(), cart_id: "cart_payses_a", request_id: "req_payses_a", reconciled_at: null })
+        expect(row.id).toMatch(/^scatt_/)
+        await service.updateCheckoutAttempts({ id: row.id, reconciled_at: new Date("2026-01-01T11:00:00Z") })
+
+        const again = await service.claimCheckoutAttempt({ ...attempt("payses_a", form), now: new Date("2026-01-02T10:00:00Z") })
+        expect(again).toEqual({
+          other_sessions: [],
+          recorded: true,
+          previous: { id: row.id, attempted_at: new Date("2026-01-01T10:00:00Z"), reconciled_at: new Date("2026-01-01T11:00:00Z") },
+        })
+        const rows = await service.listCheckoutAttempts({ payment_session_id: "payses_a" })
+        expect(rows).toHaveLength(1)
+        expect(rows[0]).toMatchObject({ id: row.id, attempted_at: new Date("2026-01-02T10:00:00Z"), reconciled_at: null })
+      })
+
+      it("records nothing while another session carried the same form id, unless forced", async () => {
+        const form = "7c9e6679-7425-40de-944b-e07fc1f90ae7"
+        await service.claimCheckoutAttempt(attempt("payses_b1", form))
+        const refused = await service.claimCheckoutAttempt(attempt("payses_b2", form.toUpperCase()))
+        expect(refused).toEqual({ other_sessions: ["payses_b1"], recorded: false, previous: null })
+        expect(await service.listCheckoutAttempts({ payment_session_id: "payses_b2" })).toHaveLength(0)
+
+        const forced = await service.claimCheckoutAttempt({ ...attempt("payses_b2", form), force: true })
+        expect(forced).toMatchObject({ other_sessions: ["payses_b1"], recorded: true, previous: null })
+        expect(await service.listCheckoutAttempts({ form_id: form })).toHaveLength(2)
+      })
+
+      it("always records a saved card's session (no form id), however many sessions the card paid in", async () => {
+        for (const session of ["payses_c1", "payses_c2"]) {
+          expect(await service.claimCheckoutAttempt(attempt(session, null, "sscard_1"))).toEqual({ other_sessions: [], recorded: true, previous: null })
+        }
+        const rows = await service.listCheckoutAttempts({ payment_method_id: "sscard_1" })
+        expect(rows.map((r) => [r.payment_session_id, r.form_id])).toEqual(
+          expect.arrayContaining([
+            ["payses_c1", null],
+            ["payses_c2", null],
+          ])
+        )
+      })
+    })
+
     describe("verifyWebhookSignature", () => {
       it("accepts a fresh signature of the exact body only", async () => {
         const body = JSON.stringify({ external_id: "dp_1" })
