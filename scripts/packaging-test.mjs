@@ -23,9 +23,10 @@
 //   PACKAGING_KEEP=1 keeps the temp folder; PACKAGING_REUSE=<kept folder> skips packing and
 //   installing and goes on from its store (for debugging only: nothing is re-packed).
 //   PACKAGING_PACK_ONLY=<folder> packs the three tarballs into the folder and stops there;
-//   PACKAGING_TARBALLS=<that folder> then installs from them instead of packing again. `npm test`
-//   packs once this way and runs the latest and the oldest Medusa side by side: packing builds the
-//   plugin and the widget in the repository, which two runs must not do at the same time.
+//   PACKAGING_TARBALLS=<that folder> then installs from them instead of packing again. With two
+//   lanes (SERVICESCAN_TEST_LANES=2, as .ci/run sets), `npm test -- all` packs once this way and
+//   runs the latest and the oldest Medusa side by side: packing builds the plugin and the widget in
+//   the repository, which two runs must not do at the same time.
 //   Uses DATABASE_URL when set, else embedded PostgreSQL.
 import { spawn, execFileSync } from "node:child_process"
 import { createRequire } from "node:module"

@@ -271,7 +271,8 @@ async function runPackagingSideBySide() {
     console.log("\n=== the tarballs, packed once for both packaging runs ===")
     const code = await run(process.execPath, [join(root, "scripts/packaging-test.mjs")], { PACKAGING_PACK_ONLY: tarballs })
     if (code !== 0) {
-      failedSuites.push("(packing the tarballs)")
+      // Neither run can go on without the tarballs.
+      failedSuites.push(...PACKAGING.map((name) => `${name} (packing the tarballs)`))
       return
     }
     for (const name of PACKAGING) SUITES[name].env = { ...SUITES[name].env, PACKAGING_TARBALLS: tarballs }
@@ -312,8 +313,11 @@ try {
   }
 }
 
-if (failedTests.length) {
-  console.log(`\n=== failed tests (${failedTests.length}) ===`)
+// Suites that failed without a failed jest test (a packaging check, typecheck, docs, a build step).
+const failedElsewhere = failedSuites.filter((name) => !failedTests.some((test) => test.suite === name))
+if (failedTests.length || failedElsewhere.length) {
+  console.log(`\n=== what failed: ${failedTests.length} tests${failedElsewhere.length ? `, and ${failedElsewhere.length} suites outside jest` : ""} ===`)
+  for (const name of failedElsewhere) console.log(`\n✗ [${name}] failed outside any jest test: see its own output above`)
   for (const { suite, file, title, message } of failedTests) {
     // eslint-disable-next-line no-control-regex -- jest colours its messages
     const plain = message.replace(/\u001b\[[0-9;]*m/g, "").split("\n").filter((line) => line.trim() && !/^\s+at .*node_modules/.test(line)).slice(0, 25)

@@ -827,7 +827,10 @@ export default class ServiceScanModuleService extends MedusaService({
     const manager = sharedContext.manager as SqlEntityManager
     const formId = input.form_id?.toLowerCase() ?? null
     const now = input.now ?? new Date()
-    // All parts read the table as it was when the statement began: `previous` is the record before the write.
+    // The reads see the table as it was when the statement began: `previous` is the record before
+    // the write. Two claims of one form id (or of one saved card's session) never run at once: the
+    // completion middleware holds a lock on it. One statement is atomic by itself, so this takes
+    // no transaction of its own (nor joins a caller's: its one caller passes none).
     const [row]: { others: string[]; previous: { id: string; attempted_at: string; reconciled_at: string | null } | null; recorded: boolean }[] =
       await manager.execute(
         `WITH others AS (

@@ -97,7 +97,9 @@ async function loadCheckoutSession(req: MedusaRequest, cartId: string): Promise<
   const payment = req.scope.resolve<IPaymentModuleService>(Modules.PAYMENT)
   const sessions = await payment.listPaymentSessions(
     { payment_collection_id: collectionId },
-    // Oldest first (ids are time-ordered), as the cart's graph lists them to Medusa's completion.
+    // Medusa's completion reads the collection's sessions in no set order. A collection holds one
+    // session but for the moment a new one replaces the old (createPaymentSessionsWorkflow deletes
+    // the others), so the order rarely matters; oldest first (ids are time-ordered) is at least stable.
     { select: ["id", "provider_id", "status", "data", "payment.id", "payment.canceled_at"], relations: ["payment"], order: { id: "ASC" } }
   )
   return pickServiceScanSession(sessions as unknown as CheckoutSession[])
