@@ -232,6 +232,11 @@ async function packAll(destination, packed) {
   packed.plugin = await pack(undefined, destination)
   packed.sandbox = await pack("sandbox", destination)
   packed.widget = await pack("storefront-widget", destination)
+  return tarballNames(packed)
+}
+
+/** The tarballs' file names, for a check's line. */
+function tarballNames(packed) {
   return Object.values(packed).map((f) => f.split("/").at(-1)).join(", ")
 }
 
@@ -335,7 +340,7 @@ try {
     packed.plugin = find(rootPkg.name)
     packed.sandbox = find("servicescan-sandbox")
     packed.widget = find("medusa-servicescan-storefront")
-    return Object.values(packed).map((f) => f.split("/").at(-1)).join(", ")
+    return tarballNames(packed)
   })
   if (!reuse) await check("plugin tarball: LICENSE, declarations, no medusa-config, no inline source maps, no test secrets, peer ranges", async () =>
     checkPluginTarball(packed.plugin)

@@ -5,6 +5,7 @@ import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
 import type { CheckoutAttemptClaim, CheckoutAttemptInput } from "../../modules/servicescan/service"
 import { findSavedCard } from "../../providers/servicescan/saved-cards"
+import { loadServiceScanAccountHolders } from "../utils/account-holders"
 import { CheckoutRefusal, checkoutRefusal, CheckoutSession, sessionSavedCard } from "../utils/checkout-session"
 
 export type GuardCheckoutStepInput = {
@@ -88,16 +89,7 @@ async function isSavedCardGone(
   container: MedusaContainer,
   card: { card_id: string; customer_id: string | null; provider_id: string }
 ): Promise<boolean> {
-  if (!card.customer_id) {
-    return true
-  }
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({
-    entity: "customer",
-    fields: ["id", "account_holders.id", "account_holders.provider_id", "account_holders.data"],
-    filters: { id: card.customer_id },
-  })
-  const holders = (data[0] as { account_holders?: ({ provider_id: string; data: unknown } | null)[] } | undefined)?.account_holders ?? []
-  const holder = holders.find((candidate) => candidate?.provider_id === card.provider_id)
+  const account = card.customer_id ? await loadServiceScanAccountHolders(container, card.customer_id) : null
+  const holder = account?.holders.find((candidate) => candidate.provider_id === card.provider_id)
   return !holder || !findSavedCard(holder.data, card.card_id)
 }
