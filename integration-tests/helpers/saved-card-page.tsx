@@ -31,6 +31,20 @@ const FIELDS = "*payment_collection,*payment_collection.payment_sessions"
 
 type Cart = Awaited<ReturnType<typeof sdk.store.cart.retrieve>>["cart"]
 
+// Sign-in, the saved cards and the payment session, started once for the page. In the effect,
+// StrictMode's second run would sign in and start a session twice, and the later of the two runs
+// would reset the shopper's choice of card after they had changed it (seen on a slow CI machine).
+const setup = (async () => {
+  await sdk.auth.login("customer", "emailpass", { email: config.email, password: config.password })
+  const listed = await sdk.client.fetch<{ payment_methods: ServiceScanSavedCard[] }>("/store/servicescan/payment-methods")
+  let { cart } = await sdk.store.cart.retrieve(config.cartId, { fields: FIELDS })
+  if (!cart.payment_collection?.payment_sessions?.length) {
+    await sdk.store.payment.initiatePaymentSession(cart, { provider_id: PROVIDER_ID })
+    cart = (await sdk.store.cart.retrieve(config.cartId, { fields: FIELDS })).cart
+  }
+  return { cart, cards: listed.payment_methods }
+})()
+
 function App() {
   const [cart, setCart] = useState<Cart | null>(null)
   const [cards, setCards] = useState<ServiceScanSavedCard[] | null>(null)
@@ -41,19 +55,21 @@ function App() {
   const form = useRef<ServiceScanCardFormHandle>(null)
 
   useEffect(() => {
-    ;(async () => {
-      await sdk.auth.login("customer", "emailpass", { email: config.email, password: config.password })
-      const listed = await sdk.client.fetch<{ payment_methods: ServiceScanSavedCard[] }>("/store/servicescan/payment-methods")
-      let { cart } = await sdk.store.cart.retrieve(config.cartId, { fields: FIELDS })
-      if (!cart.payment_collection?.payment_sessions?.length) {
-        await sdk.store.payment.initiatePaymentSession(cart, { provider_id: PROVIDER_ID })
-        cart = (await sdk.store.cart.retrieve(config.cartId, { fields: FIELDS })).cart
-      }
-      setCart(cart)
-      setCards(listed.payment_methods)
-      // The most recently saved card first: what a returning shopper most likely wants.
-      setChoice(listed.payment_methods[0]?.id ?? "")
-    })().catch((e) => setResult(JSON.stringify({ setup: String(e) })))
+    // Applied once, however often React runs the effect (StrictMode runs it twice in development).
+    let current = true
+    setup.then(
+      ({ cart, cards }) => {
+        if (!current) return
+        setCart(cart)
+        setCards(cards)
+        // The most recently saved card first: what a returning shopper most likely wants.
+        setChoice(cards[0]?.id ?? "")
+      },
+      (e) => current && setResult(JSON.stringify({ setup: String(e) }))
+    )
+    return () => {
+      current = false
+    }
   }, [])
 
   async function pay() {
