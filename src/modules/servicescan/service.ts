@@ -378,13 +378,12 @@ export default class ServiceScanModuleService extends MedusaService({
     if (input.ids && input.ids.length === 0) {
       return []
     }
-    const rows = await claimRows(sharedContext.transactionManager as SqlEntityManager, {
+    return await claimRows(sharedContext.transactionManager as SqlEntityManager, {
       now: input.now,
       leaseUntil: new Date(input.now.getTime() + input.leaseMs),
       limit: input.limit,
       ids: input.ids,
     })
-    return rows.map((row) => ({ id: row.id, status: row.status, remote_id: row.remote_id, chargeback_id: row.chargeback_id }))
   }
 
   /**
