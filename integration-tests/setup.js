@@ -3,3 +3,11 @@ const { MetadataStorage } = require("@medusajs/framework/mikro-orm/core")
 // Each spec file boots its own container; entity metadata cached by an earlier
 // file would otherwise leak into the next one (as in Medusa's plugin starter).
 MetadataStorage.clear()
+
+// The test apps load the plugin's scheduled jobs, which would fire on the wall clock (every 10, 15
+// and 30 minutes) in the middle of a spec that runs the same job itself and counts its calls, or
+// expects to take its run lock. Specs run the jobs when they mean to; the system suites, which
+// test the schedules, set their own in the processes they start.
+for (const name of ["SERVICESCAN_SYNC_SCHEDULE", "SERVICESCAN_RECONCILE_SCHEDULE", "SERVICESCAN_CASE_IMPORT_SCHEDULE"]) {
+  process.env[name] ??= "0 0 1 1 *"
+}

@@ -174,8 +174,8 @@ describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under th
       await conductor.stop()
       await clearFaults(sandbox)
     }
-    // A completion still running when its shopper gave up may finish now.
-    await sleep(3000)
+    // A completion still running when its shopper gave up may finish after this point, however long
+    // the machine takes: its cart is looked up again on every read below, not once after a pause.
     await reconcileAbandoned(medusa.url, db.store, shoppers)
 
     // A completion whose answer was lost may have left an authorization behind a cart its shopper gave
@@ -183,10 +183,15 @@ describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under th
     // (a minute here). Until then the processor's ledger is read again; after the wait it is judged as is.
     const liveOnFailedCarts = (ledger: ReturnType<typeof ledgerByCard>) =>
       shoppers.filter((s) => !s.orderId && (ledger.get(s.last4)?.live.length ?? 0) > 0).length
-    await waitFor("the reconciliation job to release what failed carts left", async () => liveOnFailedCarts(ledgerByCard(await processorTransactions(sandbox))) === 0, {
+    const settled = async () => {
+      await reconcileAbandoned(medusa.url, db.store, shoppers)
+      return liveOnFailedCarts(ledgerByCard(await processorTransactions(sandbox))) === 0
+    }
+    await waitFor("the reconciliation job to release what failed carts left", settled, {
       timeoutMs: RECONCILE_TIMEOUT_MS,
       intervalMs: 2000,
     }).catch(() => undefined)
+    await reconcileAbandoned(medusa.url, db.store, shoppers)
 
     const transactions = await processorTransactions(sandbox)
     const ledger = ledgerByCard(transactions)

@@ -92,7 +92,7 @@ async function openCheckout(url = merchantUrl) {
 /** @param {import("playwright-core").Page} page */
 async function getIdAndWait(page) {
   const formId = await page.evaluate(() => /** @type {any} */ (window).form.getId());
-  await page.waitForFunction(() => /** @type {any} */ (window).results.length > 0, undefined, { timeout: 5000 });
+  await page.waitForFunction(() => /** @type {any} */ (window).results.length > 0, undefined, { timeout: 30000 });
   const results = await page.evaluate(() => /** @type {any} */ (window).results);
   return { formId, results };
 }

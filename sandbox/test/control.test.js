@@ -270,14 +270,16 @@ describe("faults", () => {
   });
 
   test("latencyMs delays service endpoints, not the control API", async () => {
-    await control(t.url, "/faults", { latencyMs: 150 });
+    // A delay long enough that a busy machine's own stalls (GC, the other suite on the same cores)
+    // cannot be mistaken for it, either way.
+    await control(t.url, "/faults", { latencyMs: 2000 });
     let started = Date.now();
     await call(t.url, `/disputes/proof/${crypto.randomUUID()}`, { key: t.sb.demo.keys.secret });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1990);
     started = Date.now();
     await control(t.url, "/health");
     await call(t.url, "/client.js");
-    expect(Date.now() - started).toBeLessThan(140);
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   test("errorRate 1 answers 503 on every service endpoint, never on the control API, client.js or the frame", async () => {

@@ -203,7 +203,9 @@ describe("startSandbox", () => {
     });
     const started = Date.now();
     await Promise.all([other.close(), other.close()]);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Far below the idle keep-alive a close that waited for the connection would take, with room
+    // for a busy machine.
+    expect(Date.now() - started).toBeLessThan(5000);
     agent.destroy();
     const again = await startSandbox({ logger: false, port: Number(port) });
     await again.close();
@@ -237,7 +239,7 @@ describe("CLI", () => {
       err: () => stderr,
       /** @param {RegExp} pattern */
       waitFor: async (pattern) => {
-        const deadline = Date.now() + 5000;
+        const deadline = Date.now() + 30000; // a cold start on a busy machine
         while (!pattern.test(stdout)) {
           if (Date.now() > deadline || child.exitCode !== null) throw new Error(`CLI output did not match ${pattern}: ${stdout}${stderr}`);
           await new Promise((r) => setTimeout(r, 20));

@@ -2,6 +2,7 @@ import { Client } from "pg"
 import { moduleIntegrationTestRunner } from "@medusajs/test-utils"
 import { join } from "node:path"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, TestSandbox } from "../../../../integration-tests/helpers/sandbox"
+import { waitFor } from "../../../../integration-tests/helpers/wait"
 import { SERVICESCAN_MODULE } from ".."
 import ServiceScanModuleService from "../service"
 import { signWebhookPayload } from "../utils/webhook-signature"
@@ -200,10 +201,12 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
         const scan = await newScan(sandbox)
         const { proof } = await chargebackWithProof([scan])
         const atService = () => remoteProofs().then((r) => r.items.filter((p) => p.scanIds.includes(scan)))
-        // The service takes 500 ms to answer the first sender; an admin's resubmit lands meanwhile.
-        await faults({ latencyMs: 500 })
+        // The service takes 2 s to answer the first sender; an admin's resubmit lands once the first
+        // has claimed the row (whenever that is on a busy machine), while its PUT is out.
+        await faults({ latencyMs: 2_000 })
         const first = service.submitProofRequests([proof.id])
-        await new Promise((resolve) => setTimeout(resolve, 150))
+        const claimed = await waitFor(() => service.listProofRequests({ id: proof.id }), ([row]) => row?.status === "submitting", 10_000)
+        expect(claimed[0]).toMatchObject({ status: "submitting" })
         expect(await service.submitProofRequests([proof.id], { resubmit: true })).toEqual([])
         expect(await first).toMatchObject([{ status: "pending" }])
         expect(await atService()).toHaveLength(1)
