@@ -201,9 +201,10 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
         const scan = await newScan(sandbox)
         const { proof } = await chargebackWithProof([scan])
         const atService = () => remoteProofs().then((r) => r.items.filter((p) => p.scanIds.includes(scan)))
-        // The service takes 2 s to answer the first sender; an admin's resubmit lands once the first
-        // has claimed the row (whenever that is on a busy machine), while its PUT is out.
-        await faults({ latencyMs: 2_000 })
+        // The service takes 1 s to answer the first sender (half the module's timeout here); an admin's
+        // resubmit lands once the first has claimed the row (whenever that is on a busy machine),
+        // while its PUT is out.
+        await faults({ latencyMs: 1_000 })
         const first = service.submitProofRequests([proof.id])
         const claimed = await waitFor(() => service.listProofRequests({ id: proof.id }), ([row]) => row?.status === "submitting", 10_000)
         expect(claimed[0]).toMatchObject({ status: "submitting" })
