@@ -240,8 +240,9 @@ medusaIntegrationTestRunner({
       await typeCard(APPROVE)
       const statsBefore = await stats()
 
-      // Slow the service down (3 s per call, within the provider's timeout, raised for this file above), so the completion is
-      // still running at Medusa when the shopper reloads: the page never gets its answer.
+      // Slow the service down (3 s per call, within the provider's timeout, raised for this file
+      // above), so the completion is still running at Medusa when the shopper reloads: the page
+      // never gets its answer.
       await sandboxFetch("/__sandbox/faults", { body: { latencyMs: 3000 } })
       const completionSent = page.waitForRequest(
         (request) => request.method() === "POST" && !!request.headers()["next-action"] && request.postData() === JSON.stringify([cartId])
