@@ -12,5 +12,7 @@ module.exports = {
   transform: {},
   globalSetup: "<rootDir>/test/global-setup.js",
   testMatch: ["<rootDir>/test/**/*.test.js"],
-  testTimeout: 20000,
+  // Above the specs' own waits (30 s for a cold CLI start or a form result on a busy machine),
+  // so that those give their own, clearer error first.
+  testTimeout: 60000,
 };

@@ -174,8 +174,9 @@ describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under th
       await conductor.stop()
       await clearFaults(sandbox)
     }
-    // A completion still running when its shopper gave up may finish after this point, however long
-    // the machine takes: its cart is looked up again on every read below, not once after a pause.
+    // A completion still running when its shopper gave up may finish after this point: a short grace
+    // for one still before its authorization, and its cart is looked up again on every read below.
+    await sleep(3000)
     await reconcileAbandoned(medusa.url, db.store, shoppers)
 
     // A completion whose answer was lost may have left an authorization behind a cart its shopper gave
