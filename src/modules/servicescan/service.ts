@@ -36,6 +36,7 @@ import {
 } from "./lifecycle/proof-request"
 import {
   claimProofRequests as claimRows,
+  ClaimedRow,
   PROOF_REQUEST,
   lockProofRequests,
   ProofRequestRow,
@@ -63,12 +64,8 @@ export type ConfigurationError = {
   this_process: boolean
 }
 
-export type ClaimedProofRequest = {
-  id: string
-  status: ProofRequestStatus
-  remote_id: string | null
-  chargeback_id: string
-}
+/** A proof request as a claim returns it (see `claimProofRequests` in sql/proof-requests.ts). */
+export type ClaimedProofRequest = ClaimedRow
 
 export type SubmissionResult = {
   id: string
