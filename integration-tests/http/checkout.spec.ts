@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, submitTestForm, TestSandbox } from "../helpers/sandbox"
-import { SeededStore, seedStore, SERVICESCAN_PROVIDER_ID } from "../helpers/store"
+import { SeededStore, seedStore, SERVICESCAN_PROVIDER_ID, SYSTEM_PROVIDER_ID } from "../helpers/store"
 import { checkoutWithCard, completeCart, sendFormResult, startCheckout } from "../helpers/checkout"
 import { reconcileServiceScanCheckouts } from "../../src/jobs/reconcile-servicescan-checkouts"
 import { NEW_SESSION_MESSAGES, NEW_SESSION_REQUIRED } from "../../src/workflows/utils/checkout-session"
@@ -462,6 +462,41 @@ medusaIntegrationTestRunner({
         }
         const results = await Promise.all(carts.map((cart) => completeCart(api, store, cart)))
         expect(results.filter((r) => r.type === "order")).toHaveLength(1)
+        expect(await orderCount()).toBe(orders + 1)
+        expect(await liveAuthorizations(since)).toHaveLength(1)
+      })
+
+      it("two sessions left on one cart by racing requests: nothing charged, a clear error, and a new session pays once", async () => {
+        const since = (await processorTransactions()).length
+        const orders = await orderCount()
+        const checkout = await startCheckout(api, store)
+        const form = await submitTestForm({ number: APPROVE })
+        await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
+        // What two session requests at the same moment leave behind (each replaced only the sessions it
+        // saw): a second session Medusa could authorize, here the system provider's, made the way
+        // Medusa's own step makes one. Which of the two a completion would charge is up to a read in no set order.
+        const payment = getContainer().resolve(Modules.PAYMENT)
+        const collection = await payment.retrievePaymentCollection(checkout.paymentCollectionId)
+        await payment.createPaymentSession(checkout.paymentCollectionId, {
+          provider_id: SYSTEM_PROVIDER_ID,
+          currency_code: collection.currency_code,
+          amount: collection.amount,
+          data: {},
+        })
+
+        const refused = await completeCart(api, store, checkout)
+        expect(refused).toMatchObject({
+          type: "cart",
+          error: { name: NEW_SESSION_REQUIRED, message: NEW_SESSION_MESSAGES.rivalSessions },
+        })
+        expect(await orderCount()).toBe(orders)
+        expect((await processorTransactions()).slice(since)).toEqual([])
+
+        // The storefront starts over, as the error's name tells it to: the new session replaces both.
+        const again = await submitTestForm({ number: APPROVE })
+        await sendFormResult(api, store, checkout, { form_id: again.formId, response_code: again.responseCode })
+        const placed = await completeCart(api, store, checkout)
+        expect(placed.type).toBe("order")
         expect(await orderCount()).toBe(orders + 1)
         expect(await liveAuthorizations(since)).toHaveLength(1)
       })

@@ -32,6 +32,21 @@ export function pickServiceScanSession(sessions: readonly (CheckoutSession | nul
 }
 
 /**
+ * Whether a completion cannot know which session it would charge: the
+ * collection holds more than one session Medusa could authorize, and one of
+ * them is ServiceScan's. Medusa authorizes the first of a read in no set
+ * order, so the guard's checks could pass on one session while the other is
+ * charged. Creating a session replaces the collection's others, but two
+ * requests for a session at the same moment (a double-clicked pay button, a
+ * storefront retrying) can each replace only what they saw, and leave two.
+ * Such a cart starts its payment again (a new session replaces both).
+ */
+export function hasRivalSessions(sessions: readonly (CheckoutSession | null)[]): boolean {
+  const processable = sessions.filter((session): session is CheckoutSession => !!session && PROCESSABLE.has(session.status))
+  return processable.length > 1 && processable.some((session) => session.provider_id.startsWith(SERVICESCAN_PROVIDER_PREFIX))
+}
+
+/**
  * The `name` of the cart error a completion answers with when the session
  * names a saved card its customer has removed since. Not
  * {@link NEW_SESSION_REQUIRED}: starting over with the same card cannot help;
@@ -40,6 +55,8 @@ export function pickServiceScanSession(sessions: readonly (CheckoutSession | nul
 export const SAVED_CARD_REMOVED = "ServiceScanSavedCardRemoved"
 
 export const NEW_SESSION_MESSAGES = {
+  rivalSessions:
+    "This cart has more than one payment in progress, so it is not clear which one to charge. Please enter your card details again.",
   canceled: "Your earlier payment attempt was canceled, so it cannot pay for this order. Please enter your card details again.",
   formSpent: "These card details were already used for another payment. Please enter your card details again.",
   savedCardRemoved: "This saved card was removed from your account. Please choose another card or enter your card details.",

@@ -5,6 +5,7 @@ import { guardCartCompletionWorkflow } from "../../../workflows/guard-cart-compl
 import {
   CheckoutRefusal,
   CheckoutSession,
+  hasRivalSessions,
   NEW_SESSION_MESSAGES,
   pickServiceScanSession,
   refusalName,
@@ -28,32 +29,36 @@ export async function guardCartCompletion(req: MedusaRequest, res: MedusaRespons
   let refusal: CheckoutRefusal | null = null
   try {
     const cartId = req.params.id
-    const session = await loadCheckoutSession(req, cartId)
-    if (!session) {
+    const { session, rival } = await loadCheckoutSession(req, cartId)
+    if (rival) {
+      // Before any lock or record: nothing was charged, and a new session is all the cart needs.
+      refusal = "rivalSessions"
+    } else if (!session) {
       handedOn = true
       return next()
+    } else {
+      // A form id pays once, whichever session carries it; a saved card pays in as many sessions as its
+      // customer starts, each once, so its session is what one completion at a time is about.
+      const formId = session.data?.form_id
+      const key = `servicescan:checkout:${typeof formId === "string" ? formId.toLowerCase() : session.id}`
+      const locking = req.scope.resolve<ILockingModule>(Modules.LOCKING)
+      await locking.execute(
+        key,
+        async () => {
+          const { result } = await guardCartCompletionWorkflow(req.scope).run({ input: { cart_id: cartId, session } })
+          if (result.refusal) {
+            refusal = result.refusal
+            return
+          }
+          handedOn = true
+          await new Promise<void>((resolve) => {
+            res.once("close", resolve)
+            next()
+          })
+        },
+        { timeout: FORM_LOCK_TIMEOUT_SECONDS }
+      )
     }
-    // A form id pays once, whichever session carries it; a saved card pays in as many sessions as its
-    // customer starts, each once, so its session is what one completion at a time is about.
-    const formId = session.data?.form_id
-    const key = `servicescan:checkout:${typeof formId === "string" ? formId.toLowerCase() : session.id}`
-    const locking = req.scope.resolve<ILockingModule>(Modules.LOCKING)
-    await locking.execute(
-      key,
-      async () => {
-        const { result } = await guardCartCompletionWorkflow(req.scope).run({ input: { cart_id: cartId, session } })
-        if (result.refusal) {
-          refusal = result.refusal
-          return
-        }
-        handedOn = true
-        await new Promise<void>((resolve) => {
-          res.once("close", resolve)
-          next()
-        })
-      },
-      { timeout: FORM_LOCK_TIMEOUT_SECONDS }
-    )
     if (refusal) {
       // Shaped like Medusa's own answer to a declined payment; `name` tells the storefront what to do next.
       res.status(200).json({
@@ -83,7 +88,10 @@ export async function guardCartCompletion(req: MedusaRequest, res: MedusaRespons
  * collection from the link's own table, then its sessions from the Payment Module (two queries,
  * where a graph from the cart took four).
  */
-async function loadCheckoutSession(req: MedusaRequest, cartId: string): Promise<CheckoutSession | null> {
+async function loadCheckoutSession(
+  req: MedusaRequest,
+  cartId: string
+): Promise<{ session: CheckoutSession | null; rival: boolean }> {
   const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
   const { data: links } = await query.graph({
     entity: "cart_payment_collection",
@@ -92,7 +100,7 @@ async function loadCheckoutSession(req: MedusaRequest, cartId: string): Promise<
   })
   const collectionId = (links[0] as { payment_collection_id?: string } | undefined)?.payment_collection_id
   if (!collectionId) {
-    return null
+    return { session: null, rival: false }
   }
   const payment = req.scope.resolve<IPaymentModuleService>(Modules.PAYMENT)
   const sessions = await payment.listPaymentSessions(
@@ -102,7 +110,8 @@ async function loadCheckoutSession(req: MedusaRequest, cartId: string): Promise<
     // the others), so the order rarely matters; oldest first (ids are time-ordered) is at least stable.
     { select: ["id", "provider_id", "status", "data", "payment.id", "payment.canceled_at"], relations: ["payment"], order: { id: "ASC" } }
   )
-  return pickServiceScanSession(sessions as unknown as CheckoutSession[])
+  const read = sessions as unknown as CheckoutSession[]
+  return { session: pickServiceScanSession(read), rival: hasRivalSessions(read) }
 }
 
 async function refetchCart(req: MedusaRequest, cartId: string): Promise<unknown> {

@@ -1,4 +1,4 @@
-import { CheckoutSession, checkoutRefusal, pickServiceScanSession, sessionSavedCard } from "../checkout-session"
+import { CheckoutSession, checkoutRefusal, hasRivalSessions, pickServiceScanSession, sessionSavedCard } from "../checkout-session"
 
 const session = (id: string, provider_id: string, status = "pending"): CheckoutSession => ({ id, provider_id, status, data: {}, payment: null })
 const ours = "pp_servicescan_servicescan"
@@ -10,6 +10,16 @@ describe("the session a cart completion pays with", () => {
     expect(pickServiceScanSession([session("a", ours, "canceled"), session("b", ours)])?.id).toBe("b")
     expect(pickServiceScanSession([session("a", system)])).toBeNull()
     expect(pickServiceScanSession([])).toBeNull()
+  })
+
+  it("calls a cart ambiguous when two sessions Medusa could authorize are there, one of them ServiceScan's", () => {
+    expect(hasRivalSessions([session("a", ours), session("b", system)])).toBe(true)
+    expect(hasRivalSessions([session("a", system), session("b", ours)])).toBe(true)
+    expect(hasRivalSessions([session("a", ours), session("b", ours, "authorized")])).toBe(true)
+    // Sessions Medusa would not pick from do not count, nor two of another provider's.
+    expect(hasRivalSessions([session("a", ours), session("b", ours, "canceled"), session("c", system, "error")])).toBe(false)
+    expect(hasRivalSessions([session("a", system), session("b", system)])).toBe(false)
+    expect(hasRivalSessions([session("a", ours), null])).toBe(false)
   })
 
   it("refuses a canceled payment, then a spent form, then a removed saved card; lets a live payment through", () => {
