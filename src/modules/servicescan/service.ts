@@ -19,6 +19,9 @@ import {
 } from "../../lib/servicescan/disputes-client"
 import { ServiceScanAuthError, ServiceScanError } from "../../lib/http"
 import { Chargeback, CheckoutAttempt, DisputeCase, PaymentRef, ProofRequest, ScanEvidence, ServiceState } from "./models"
+import { DISPUTE_CASE_ID_PREFIX } from "./models/dispute-case"
+import { PROOF_REQUEST_ID_PREFIX } from "./models/proof-request"
+import { SCAN_EVIDENCE_ID_PREFIX } from "./models/scan-evidence"
 import { createDisputeGateway } from "./gateways"
 import { DisputeCaseRecord, DisputeGateway } from "./gateways/types"
 import { DisputeCaseState, reconcileWithProcessor } from "./lifecycle/dispute-case"
@@ -27,6 +30,7 @@ import { resolveModuleOptions, ResolvedServiceScanModuleOptions, ServiceScanModu
 import { ChargebackStatus, GroundTruthValue, ProofRequestStatus } from "./types"
 import { deriveChargebackStatus } from "./utils/chargeback-status"
 import { createLimiter, mapWithConcurrency } from "./utils/concurrency"
+import { newEntityId } from "./utils/entity-id"
 import {
   canSend,
   decide,
@@ -741,6 +745,7 @@ export default class ServiceScanModuleService extends MedusaService({
     }
     const proofRequests = await this.createProofRequests(
       wanted.map((input) => ({
+        id: newEntityId(PROOF_REQUEST_ID_PREFIX),
         chargeback_id: input.chargeback_id,
         scan_ids: input.scan_ids,
         status: "to_submit" as const,
@@ -750,7 +755,11 @@ export default class ServiceScanModuleService extends MedusaService({
     )
     await this.createScanEvidences(
       proofRequests.flatMap((proofRequest) =>
-        proofRequest.scan_ids.map((scan_id: string) => ({ scan_id, proof_request_id: proofRequest.id }))
+        proofRequest.scan_ids.map((scan_id: string) => ({
+          id: newEntityId(SCAN_EVIDENCE_ID_PREFIX),
+          scan_id,
+          proof_request_id: proofRequest.id,
+        }))
       ),
       sharedContext
     )
@@ -938,6 +947,7 @@ export default class ServiceScanModuleService extends MedusaService({
       const row = known.get(record.caseId)
       if (!row) {
         toCreate.push({
+          id: newEntityId(DISPUTE_CASE_ID_PREFIX),
           gateway,
           case_id: record.caseId,
           ...fields,

@@ -1,5 +1,7 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
+import { CHARGEBACK_ID_PREFIX } from "../../modules/servicescan/models/chargeback"
+import { newEntityId } from "../../modules/servicescan/utils/entity-id"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
 import type { CreateChargebackStepInput } from "./create-chargeback"
 
@@ -14,6 +16,7 @@ export const createChargebacksStep = createStep(
     const created = await service.createChargebacks(
       inputs.map((input) => ({
         ...input,
+        id: newEntityId(CHARGEBACK_ID_PREFIX),
         // The DML infers `number` for bigNumber columns; they store any BigNumberInput exactly.
         amount: input.amount as number,
         currency_code: input.currency_code.toLowerCase(),

@@ -3,6 +3,9 @@ import { CHARGEBACK_SOURCES, CHARGEBACK_STATUSES } from "../types"
 import { DisputeCase } from "./dispute-case"
 import { ProofRequest } from "./proof-request"
 
+/** The prefix of its ids (rows inserted in bulk get theirs from `newEntityId`). */
+export const CHARGEBACK_ID_PREFIX = "chbk"
+
 /**
  * A chargeback (dispute) on an order, as the processor reported it. The order
  * is reachable both ways: `order_id` here for filtering and the module link
@@ -12,7 +15,7 @@ export const Chargeback = model
   .define(
     { name: "chargeback", tableName: "servicescan_chargeback" },
     {
-      id: model.id({ prefix: "chbk" }).primaryKey(),
+      id: model.id({ prefix: CHARGEBACK_ID_PREFIX }).primaryKey(),
       /** The processor's dispute id: what makes recording idempotent. */
       external_id: model.text(),
       order_id: model.text(),

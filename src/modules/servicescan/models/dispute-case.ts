@@ -2,6 +2,9 @@ import { model } from "@medusajs/framework/utils"
 import { DISPUTE_CASE_OUTCOMES, DISPUTE_CASE_STATUSES, DISPUTE_RESPONSE_STATUSES } from "../types"
 import { Chargeback } from "./chargeback"
 
+/** The prefix of its ids (rows inserted in bulk get theirs from `newEntityId`). */
+export const DISPUTE_CASE_ID_PREFIX = "sscase"
+
 /**
  * A chargeback case as the processor publishes it (Worldpay's eComm
  * Chargeback API), imported by the case job. A case whose payment is found is
@@ -14,7 +17,7 @@ export const DisputeCase = model
   .define(
     { name: "dispute_case", tableName: "servicescan_dispute_case" },
     {
-      id: model.id({ prefix: "sscase" }).primaryKey(),
+      id: model.id({ prefix: DISPUTE_CASE_ID_PREFIX }).primaryKey(),
       /** The dispute gateway's name, e.g. `worldpay`. */
       gateway: model.text(),
       case_id: model.text(),

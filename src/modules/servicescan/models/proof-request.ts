@@ -3,12 +3,15 @@ import { PROOF_REQUEST_STATUSES } from "../types"
 import { Chargeback } from "./chargeback"
 import { ScanEvidence } from "./scan-evidence"
 
+/** The prefix of its ids (rows inserted in bulk get theirs from `newEntityId`). */
+export const PROOF_REQUEST_ID_PREFIX = "sspr"
+
 /** One `PUT /disputes/proofRequest` and its life until ServiceScan completes it. */
 export const ProofRequest = model
   .define(
     { name: "proof_request", tableName: "servicescan_proof_request" },
     {
-      id: model.id({ prefix: "sspr" }).primaryKey(),
+      id: model.id({ prefix: PROOF_REQUEST_ID_PREFIX }).primaryKey(),
       /** ServiceScan's id, known once the PUT answered. */
       remote_id: model.text().nullable(),
       /**

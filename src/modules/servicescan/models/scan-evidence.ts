@@ -2,6 +2,9 @@ import { model } from "@medusajs/framework/utils"
 import { GROUND_TRUTHS } from "../types"
 import { ProofRequest } from "./proof-request"
 
+/** The prefix of its ids (rows inserted in bulk get theirs from `newEntityId`). */
+export const SCAN_EVIDENCE_ID_PREFIX = "ssev"
+
 /**
  * One scan of a proof request. Created with the proof request (ground truth
  * null), filled in when ServiceScan completes it. A null ground truth on a
@@ -12,7 +15,7 @@ export const ScanEvidence = model
   .define(
     { name: "scan_evidence", tableName: "servicescan_scan_evidence" },
     {
-      id: model.id({ prefix: "ssev" }).primaryKey(),
+      id: model.id({ prefix: SCAN_EVIDENCE_ID_PREFIX }).primaryKey(),
       scan_id: model.text(),
       /** `fraud` from the real service is stored as `invalid`. */
       ground_truth: model.enum([...GROUND_TRUTHS]).nullable(),
