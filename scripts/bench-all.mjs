@@ -16,6 +16,7 @@ import { spawn, execFileSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import os from "node:os"
+import v8 from "node:v8"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -235,11 +236,24 @@ const cell = (text) => String(text).replace(/\|/g, "\\|").replace(/\n/g, " ")
 
 // ---- run ----------------------------------------------------------------------------
 
+/**
+ * The machine's memory, the container's limit when there is one, and the heap limit Node
+ * chooses from them: V8 lets a heap grow further before collecting when that limit is large
+ * (see bench/README.md, "The heap controller"), so the memory figures depend on it.
+ */
+function memoryFacts() {
+  const gib = (bytes) => `${(bytes / 2 ** 30).toFixed(1)} GiB`
+  const limit = process.constrainedMemory?.() ?? 0
+  const container = limit > 0 && limit < os.totalmem() ? `, this process's cgroup limited to ${gib(limit)}` : ""
+  const heap = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20)
+  return `${gib(os.totalmem())}${container} (Node's default heap limit here: ${heap.toLocaleString("en-US")} MB)`
+}
+
 const startedAt = new Date()
 const machine = {
   cpus: os.cpus().length,
   model: os.cpus()[0]?.model?.trim() ?? "unknown CPU",
-  memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+  memory: memoryFacts(),
   node: process.version,
   platform: `${os.type()} ${os.release()} ${os.arch()}`,
   load: os.loadavg().map((l) => l.toFixed(1)).join(", "),
