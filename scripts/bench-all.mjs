@@ -246,7 +246,7 @@ function memoryFacts() {
   const limit = process.constrainedMemory?.() ?? 0
   const container = limit > 0 && limit < os.totalmem() ? `, this process's cgroup limited to ${gib(limit)}` : ""
   const heap = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20)
-  return `${gib(os.totalmem())}${container} (Node's default heap limit here: ${heap.toLocaleString("en-US")} MB)`
+  return `${gib(os.totalmem())} memory${container} (Node's default heap limit here: ${heap.toLocaleString("en-US")} MB)`
 }
 
 const startedAt = new Date()
@@ -301,7 +301,7 @@ const stamp = startedAt.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC
 const section = [
   `## ${stamp} · ${commit}${dirty} · ${misses.length ? `${misses.length} of ${rows.length} figures missed` : `all ${rows.length} figures pass`}`,
   "",
-  `- Machine: ${machine.cpus} cores (${machine.model}), ${machine.memory} memory, ${machine.platform}; load average (1, 5, 15 min) ${machine.load} at the start, ${loadAtEnd} at the end`,
+  `- Machine: ${machine.cpus} cores (${machine.model}), ${machine.memory}, ${machine.platform}; load average (1, 5, 15 min) ${machine.load} at the start, ${loadAtEnd} at the end`,
   `- Node ${machine.node}; branch ${branch}, commit ${commit}${dirty}`,
   `- \`npm run bench\` took ${(totalSeconds / 60).toFixed(1)} min`,
   "",
