@@ -29,7 +29,11 @@
 // case and sends the proof requests to ServiceScan (the sandbox): the calls are the Chargeback
 // API's retrievals (the cursor's days and the actionable list) plus one proof request PUT per case.
 //
-// Env: BENCH_CASES (default 10000), BENCH_PAGE_SIZE (the module's pageSize, default 250).
+// - The measured process gets the heap Node gives a worker with BENCH_WORKER_MEMORY_MB of memory
+//   (default 2048; 0 for this machine's own sizing): see scripts/bench-worker.mjs for why.
+//
+// Env: BENCH_CASES (default 10000), BENCH_PAGE_SIZE (the module's pageSize, default 250),
+// BENCH_WORKER_MEMORY_MB.
 import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { createRequire } from "node:module"
@@ -37,6 +41,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { jsonAnswers } from "./bench-child.mjs"
 import { startBenchDatabase } from "./bench-database.mjs"
+import { workerHeap } from "./bench-worker.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const require = createRequire(join(root, "package.json"))
@@ -436,6 +441,26 @@ if (process.env.BENCH_PREPARE) {
   } catch (error) {
     console.error(`bench:chargebacks (preparing): ${error?.stack ?? error}`)
     process.exit(1)
+  }
+}
+
+// The measured process is this one, started again with the heap a worker would have (scripts/bench-worker.mjs).
+if (!process.env.BENCH_WORKER_HEAP) {
+  let heap
+  try {
+    heap = workerHeap()
+  } catch (error) {
+    console.error(`bench:chargebacks: ${error.message}`)
+    process.exit(2)
+  }
+  log(`measured process: ${heap.description}`)
+  if (heap.flags.length) {
+    const child = spawn(process.execPath, [...heap.flags, fileURLToPath(import.meta.url)], {
+      cwd: root,
+      env: { ...process.env, BENCH_WORKER_HEAP: "1" },
+      stdio: "inherit",
+    })
+    process.exit(await new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1))))
   }
 }
 

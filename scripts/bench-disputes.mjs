@@ -26,16 +26,21 @@
 //   app uses), then calls the job function exactly as the scheduler would.
 //   Subscribers are not loaded: image archiving, which a subscriber does after
 //   the run, is not part of the figures.
+// - Each measured process gets the heap Node gives a worker with
+//   BENCH_WORKER_MEMORY_MB of memory (default 2048; 0 for this machine's own
+//   sizing): see scripts/bench-worker.mjs for why.
 //
 // Env: BENCH_PROOFS (default 10000; BENCH_N is the older name),
 // BENCH_PAGE_SIZE and BENCH_JOB_CONCURRENCY (module options, for experiments),
-// BENCH_LIVE_HEAP=1 (a diagnosis: the live heap during the run; no figure).
+// BENCH_LIVE_HEAP=1 (a diagnosis: the live heap during the run; no figure),
+// BENCH_WORKER_MEMORY_MB.
 import { spawn } from "node:child_process"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { jsonAnswers, onLines } from "./bench-child.mjs"
 import { startBenchDatabase } from "./bench-database.mjs"
+import { workerHeap } from "./bench-worker.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const require = createRequire(join(root, "package.json"))
@@ -197,8 +202,8 @@ async function countResults(databaseUrl) {
 // ---- parent: one fresh process per size ------------------------------------------------
 
 /** Runs one size in a fresh process; answers its output lines (echoed as they come, prefixed when asked). */
-function runSize(count, prefix = "") {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+function runSize(count, heapFlags, prefix = "") {
+  const child = spawn(process.execPath, [...heapFlags, fileURLToPath(import.meta.url)], {
     cwd: root,
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, BENCH_DISPUTES_RUN: String(count) },
@@ -221,12 +226,20 @@ const peakOf = (lines, count) => {
 }
 
 if (!process.env.BENCH_DISPUTES_RUN) {
+  let heap
   try {
+    heap = workerHeap()
+  } catch (error) {
+    console.error(`bench:disputes: ${error.message}`)
+    process.exit(2)
+  }
+  try {
+    log(`measured processes: ${heap.description}`)
     let referencePeak
     if (N !== REFERENCE) {
-      referencePeak = peakOf(await runSize(REFERENCE, `[reference run at ${REFERENCE}] `), REFERENCE)
+      referencePeak = peakOf(await runSize(REFERENCE, heap.flags, `[reference run at ${REFERENCE}] `), REFERENCE)
     }
-    const peak = peakOf(await runSize(N), N)
+    const peak = peakOf(await runSize(N, heap.flags), N)
     if (referencePeak === undefined) {
       log(`scaling: not measured at the reference size itself (BENCH_PROOFS=100000 compares a run at 100000 with one at ${REFERENCE})`)
     } else {
