@@ -266,7 +266,7 @@ function memoryFacts() {
   const limit = process.constrainedMemory?.() ?? 0
   const container = limit > 0 && limit < os.totalmem() ? `, this process's cgroup limited to ${gib(limit)}` : ""
   const heap = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20)
-  return `${gib(os.totalmem())} memory${container} (Node's default heap limit here: ${heap.toLocaleString("en-US")} MB)`
+  return `${gib(os.totalmem())} memory${container} (Node's heap limit here: ${heap.toLocaleString("en-US")} MB)`
 }
 
 const startedAt = new Date()

@@ -499,6 +499,18 @@ medusaIntegrationTestRunner({
         expect(placed.type).toBe("order")
         expect(await orderCount()).toBe(orders + 1)
         expect(await liveAuthorizations(since)).toHaveLength(1)
+
+        // A cart that is already an order gets it back, even with a second session on it by then.
+        await payment.createPaymentSession(checkout.paymentCollectionId, {
+          provider_id: SYSTEM_PROVIDER_ID,
+          currency_code: collection.currency_code,
+          amount: collection.amount,
+          data: {},
+        })
+        const again2 = await completeCart(api, store, checkout)
+        expect(again2).toMatchObject({ type: "order", order: { id: (placed as { order: { id: string } }).order.id } })
+        expect(await orderCount()).toBe(orders + 1)
+        expect(await liveAuthorizations(since)).toHaveLength(1)
       })
 
       it("two refunds of the same amount started at the same moment each reach the processor under their own id", async () => {

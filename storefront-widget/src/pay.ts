@@ -130,9 +130,11 @@ const doubt = {
  * doubt). A failure of `initiatePaymentSession` leaves nothing in doubt.
  *
  * When the plugin refuses the session for good (its payment was canceled
- * after a failed order, or its form already paid another order: the cart
- * error's `name` is `ServiceScanNewSessionRequired`), the whole flow runs
- * once more by itself, with a new form submission in a new session.
+ * after a failed order, its form already paid another order, or the cart
+ * holds a second session that could be charged instead: the cart error's
+ * `name` is `ServiceScanNewSessionRequired`), the whole flow runs once more
+ * by itself, with a new form submission in a new session (which replaces the
+ * cart's others).
  */
 export function payWithServiceScan<TCart extends { id: string }, TOrder>(
   sdk: ServiceScanSdk<TCart, TOrder>,

@@ -4,7 +4,8 @@ export const SERVICESCAN_PROVIDER_PREFIX = "pp_servicescan_"
 /**
  * The `name` of the cart error a completion answers with when the storefront
  * must start a new payment session (a new form submission) before paying:
- * the session's payment was canceled, or its form id already paid elsewhere.
+ * the session's payment was canceled, its form id already paid elsewhere, or
+ * the cart holds a second session Medusa could charge instead.
  * The storefront widget (medusa-servicescan-storefront, `pay.ts`) matches it
  * and starts over by itself; keep the two in step.
  */

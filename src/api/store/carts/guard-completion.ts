@@ -30,7 +30,8 @@ export async function guardCartCompletion(req: MedusaRequest, res: MedusaRespons
   try {
     const cartId = req.params.id
     const { session, rival } = await loadCheckoutSession(req, cartId)
-    if (rival) {
+    // A cart that already became an order gets it back from Medusa, however many sessions it holds.
+    if (rival && !(await isCompleted(req, cartId))) {
       // Before any lock or record: nothing was charged, and a new session is all the cart needs.
       refusal = "rivalSessions"
     } else if (!session) {
@@ -105,13 +106,17 @@ async function loadCheckoutSession(
   const payment = req.scope.resolve<IPaymentModuleService>(Modules.PAYMENT)
   const sessions = await payment.listPaymentSessions(
     { payment_collection_id: collectionId },
-    // Medusa's completion reads the collection's sessions in no set order. A collection holds one
-    // session but for the moment a new one replaces the old (createPaymentSessionsWorkflow deletes
-    // the others), so the order rarely matters; oldest first (ids are time-ordered) is at least stable.
-    { select: ["id", "provider_id", "status", "data", "payment.id", "payment.canceled_at"], relations: ["payment"], order: { id: "ASC" } }
+    // In no set order, as Medusa's completion reads them: with two it could charge, the cart is refused (hasRivalSessions).
+    { select: ["id", "provider_id", "status", "data", "payment.id", "payment.canceled_at"], relations: ["payment"] }
   )
   const read = sessions as unknown as CheckoutSession[]
   return { session: pickServiceScanSession(read), rival: hasRivalSessions(read) }
+}
+
+async function isCompleted(req: MedusaRequest, cartId: string): Promise<boolean> {
+  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
+  const { data } = await query.graph({ entity: "cart", fields: ["completed_at"], filters: { id: cartId } })
+  return !!(data[0] as { completed_at?: unknown } | undefined)?.completed_at
 }
 
 async function refetchCart(req: MedusaRequest, cartId: string): Promise<unknown> {

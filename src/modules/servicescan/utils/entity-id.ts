@@ -9,9 +9,9 @@ let used = pool.length
  * An id in the form Medusa's DML gives a row (`<prefix>_<ULID>`: 48 bits of
  * milliseconds, then 80 random bits), for the rows the module inserts many at
  * a time. Medusa's generator (the `ulid` package) asks the operating system
- * for one random byte per character, sixteen calls an id: about 90 µs an id on
- * the 2-core machine of the benchmarks, where a 10,000-case import makes four
- * rows a case (4 of its 37 s). Here one draw of 4 KB serves 256 ids.
+ * for one random byte per character, sixteen calls an id, which a bulk insert
+ * of thousands of rows feels (measured in bench/README.md, `bench:chargebacks`);
+ * here one draw of 4 KB serves 256 ids.
  */
 export function newEntityId(prefix: string): string {
   let time = Date.now()
