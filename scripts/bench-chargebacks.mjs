@@ -41,7 +41,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { jsonAnswers } from "./bench-child.mjs"
 import { startBenchDatabase } from "./bench-database.mjs"
-import { workerHeap } from "./bench-worker.mjs"
+import { workerHeapOrExit } from "./bench-worker.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const require = createRequire(join(root, "package.json"))
@@ -446,13 +446,7 @@ if (process.env.BENCH_PREPARE) {
 
 // The measured process is this one, started again with the heap a worker would have (scripts/bench-worker.mjs).
 if (!process.env.BENCH_WORKER_HEAP) {
-  let heap
-  try {
-    heap = workerHeap()
-  } catch (error) {
-    console.error(`bench:chargebacks: ${error.message}`)
-    process.exit(2)
-  }
+  const heap = workerHeapOrExit("bench:chargebacks")
   log(`measured process: ${heap.description}`)
   if (heap.flags.length) {
     const child = spawn(process.execPath, [...heap.flags, fileURLToPath(import.meta.url)], {

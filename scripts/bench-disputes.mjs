@@ -40,7 +40,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { jsonAnswers, onLines } from "./bench-child.mjs"
 import { startBenchDatabase } from "./bench-database.mjs"
-import { workerHeap } from "./bench-worker.mjs"
+import { workerHeapOrExit } from "./bench-worker.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const require = createRequire(join(root, "package.json"))
@@ -226,13 +226,7 @@ const peakOf = (lines, count) => {
 }
 
 if (!process.env.BENCH_DISPUTES_RUN) {
-  let heap
-  try {
-    heap = workerHeap()
-  } catch (error) {
-    console.error(`bench:disputes: ${error.message}`)
-    process.exit(2)
-  }
+  const heap = workerHeapOrExit("bench:disputes")
   try {
     log(`measured processes: ${heap.description}`)
     let referencePeak

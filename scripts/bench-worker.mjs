@@ -18,6 +18,16 @@ import v8 from "node:v8"
 
 const HEAP_FLAG = /--max-(old|semi)-space-size/
 
+/** `workerHeap()` for a bench's command line: a bad BENCH_WORKER_MEMORY_MB ends it with a usage error. */
+export function workerHeapOrExit(bench) {
+  try {
+    return workerHeap()
+  } catch (error) {
+    console.error(`${bench}: ${error.message}`)
+    process.exit(2)
+  }
+}
+
 /** The flags and a sentence saying what they model, or why there are none. */
 export function workerHeap() {
   const raw = process.env.BENCH_WORKER_MEMORY_MB ?? "2048"

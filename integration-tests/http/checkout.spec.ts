@@ -477,12 +477,14 @@ medusaIntegrationTestRunner({
         // Medusa's own step makes one. Which of the two a completion would charge is up to a read in no set order.
         const payment = getContainer().resolve(Modules.PAYMENT)
         const collection = await payment.retrievePaymentCollection(checkout.paymentCollectionId)
-        await payment.createPaymentSession(checkout.paymentCollectionId, {
-          provider_id: SYSTEM_PROVIDER_ID,
-          currency_code: collection.currency_code,
-          amount: collection.amount,
-          data: {},
-        })
+        const addRivalSession = () =>
+          payment.createPaymentSession(checkout.paymentCollectionId, {
+            provider_id: SYSTEM_PROVIDER_ID,
+            currency_code: collection.currency_code,
+            amount: collection.amount,
+            data: {},
+          })
+        await addRivalSession()
 
         const refused = await completeCart(api, store, checkout)
         expect(refused).toMatchObject({
@@ -501,14 +503,9 @@ medusaIntegrationTestRunner({
         expect(await liveAuthorizations(since)).toHaveLength(1)
 
         // A cart that is already an order gets it back, even with a second session on it by then.
-        await payment.createPaymentSession(checkout.paymentCollectionId, {
-          provider_id: SYSTEM_PROVIDER_ID,
-          currency_code: collection.currency_code,
-          amount: collection.amount,
-          data: {},
-        })
-        const again2 = await completeCart(api, store, checkout)
-        expect(again2).toMatchObject({ type: "order", order: { id: (placed as { order: { id: string } }).order.id } })
+        await addRivalSession()
+        const repeated = await completeCart(api, store, checkout)
+        expect(repeated).toMatchObject({ type: "order", order: { id: (placed as { order: { id: string } }).order.id } })
         expect(await orderCount()).toBe(orders + 1)
         expect(await liveAuthorizations(since)).toHaveLength(1)
       })
