@@ -25,10 +25,7 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminGetScanI
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "scanId must be a UUIDv4")
   }
   const service = req.scope.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
-  const evidence = await service.listScanEvidences(
-    { scan_id: scanId.toLowerCase() },
-    { select: ["id", "ground_truth", "archived_file_id", "archive_key"], take: 20 }
-  )
+  const evidence = await service.listImageSources(scanId)
   if (!evidence.length) {
     throw new MedusaError(MedusaError.Types.NOT_FOUND, `No chargeback evidence of this store has scan ${scanId}`)
   }
