@@ -16,9 +16,9 @@ import { spawn, execFileSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import os from "node:os"
-import v8 from "node:v8"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { heapLimit } from "./bench-worker.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const resultsFile = join(root, "bench", "RESULTS.md")
@@ -265,8 +265,7 @@ function memoryFacts() {
   const gib = (bytes) => `${(bytes / 2 ** 30).toFixed(1)} GiB`
   const limit = process.constrainedMemory?.() ?? 0
   const container = limit > 0 && limit < os.totalmem() ? `, this process's cgroup limited to ${gib(limit)}` : ""
-  const heap = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20)
-  return `${gib(os.totalmem())} memory${container} (Node's heap limit here: ${heap.toLocaleString("en-US")} MB)`
+  return `${gib(os.totalmem())} memory${container} (Node's heap limit here: ${heapLimit()})`
 }
 
 const startedAt = new Date()

@@ -18,6 +18,11 @@ import v8 from "node:v8"
 
 const HEAP_FLAG = /--max-(old|semi)-space-size/
 
+/** The heap limit of this process, as the bench prints it ("4,144 MB"). */
+export function heapLimit() {
+  return `${Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20).toLocaleString("en-US")} MB`
+}
+
 /** `workerHeap()` for a bench's command line: a bad BENCH_WORKER_MEMORY_MB ends it with a usage error. */
 export function workerHeapOrExit(bench) {
   try {
@@ -36,7 +41,7 @@ export function workerHeap() {
     throw new Error(`BENCH_WORKER_MEMORY_MB must be 0 (this machine's sizing) or a whole number of MB from 512, got "${raw}"`)
   }
   const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].filter((flag) => HEAP_FLAG.test(flag))
-  const machineLimit = `${Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20).toLocaleString("en-US")} MB`
+  const machineLimit = heapLimit()
   if (given.length) {
     return { flags: [], description: `heap flags given (${given.join(" ")}): left as they are` }
   }
