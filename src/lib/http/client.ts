@@ -1,6 +1,5 @@
 import http, { IncomingMessage } from "node:http"
 import https from "node:https"
-import type { Readable } from "node:stream"
 import {
   isAuthFailure,
   RequestSummary,
@@ -11,6 +10,7 @@ import {
   ServiceScanResponseError,
   ServiceScanTimeoutError,
 } from "./errors"
+import { BodyTooLargeError, StreamedBody, streamedGet } from "./streamed-get"
 
 /**
  * A small HTTP core for the ServiceScan service and processor gateways, in the
@@ -25,6 +25,10 @@ import {
  * signals) lived long enough to be promoted; on `node:http` it takes ~8 s
  * and peaks at ~250 MB, reached before the run even starts.
  * MSW intercepts `node:http` as it does fetch, so wire-level specs still work.
+ *
+ * Streamed answers (`responseType: "stream"`, the evidence images) are the
+ * exception: they are read by `streamedGet`, into one reused buffer per
+ * download, on a connection of their own (see there why).
  */
 
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE"
@@ -70,7 +74,10 @@ export type RequestOptions = {
    * The disputes PUT creates a new proof request each time, so it is not.
    */
   idempotent?: boolean
-  /** How to read a 2xx body. Default "json". */
+  /**
+   * How to read a 2xx body. Default "json". "stream" (GET only) answers a
+   * `StreamedBody` to pipe on or read once, on a connection of its own.
+   */
   responseType?: ResponseKind
   /** Overrides the client's key for this request (the service uses different keys per API). */
   apiKey?: string
@@ -92,7 +99,7 @@ export type RequestOptions = {
 export type HttpResponse<T> = {
   status: number
   headers: Headers
-  /** For `responseType: "stream"`, a Node `Readable` the caller must consume or destroy. */
+  /** For `responseType: "stream"`, a `StreamedBody` the caller must read or destroy. */
   data: T
 }
 
@@ -128,8 +135,6 @@ class AttemptTimeout extends Error {
   }
 }
 
-/** Thrown by `readBuffered`; `attempt` turns it into a `ServiceScanResponseError` naming the request. */
-class BodyTooLarge extends Error {}
 
 export class HttpClient {
   readonly baseUrl: string
@@ -227,6 +232,9 @@ export class HttpClient {
     }
 
     const target = new URL(url)
+    if (responseType === "stream") {
+      return this.attemptStream<T>(target, headers, summary, options, timeoutMs, maxBytes)
+    }
     const transport = target.protocol === "https:" ? https : http
     // A request that must not be repeated goes on a fresh connection: if a
     // pooled socket is reset as we write to it, nobody can tell whether the
@@ -253,18 +261,11 @@ export class HttpClient {
       }
     })
 
-    // The attempt's deadline covers the whole exchange; for a stream, the
-    // whole download (the caller's reads included).
+    // The attempt's deadline covers the whole exchange.
     let timedOut = false
-    let streaming: IncomingMessage | undefined
     const timer = setTimeout(() => {
       timedOut = true
-      if (streaming) {
-        // The caller is reading: its read fails with the typed error.
-        streaming.destroy(new ServiceScanTimeoutError(timeoutMs, { request: summary }))
-      } else {
-        request.destroy(new AttemptTimeout(timeoutMs))
-      }
+      request.destroy(new AttemptTimeout(timeoutMs))
     }, timeoutMs)
     timer.unref?.()
     const onAbort = () => request.destroy(options.signal?.reason)
@@ -273,15 +274,7 @@ export class HttpClient {
       clearTimeout(timer)
       options.signal?.removeEventListener("abort", onAbort)
     }
-    const failure = (cause: unknown): unknown => {
-      if (timedOut) {
-        return new ServiceScanTimeoutError(timeoutMs, { request: summary, cause, connected })
-      }
-      if (options.signal?.aborted) {
-        return options.signal.reason
-      }
-      return new ServiceScanConnectionError({ request: summary, cause, connected })
-    }
+    const failure = (cause: unknown) => transportFailure(cause, { timedOut, timeoutMs, summary, connected, signal: options.signal })
 
     let response: IncomingMessage
     try {
@@ -298,31 +291,17 @@ export class HttpClient {
     const status = response.statusCode ?? 0
     const responseHeaders = toHeaders(response)
     if (status < 200 || status > 299) {
-      const errorBody = await readBuffered(response, maxBytes)
-        .then((bytes) => parseJsonOrText(bytes.toString("utf8")))
-        .catch(() => undefined)
-        .finally(done)
-      const init = { request: summary, retryAfterMs: parseRetryAfter(responseHeaders.get("retry-after")) }
-      if (isAuthFailure(status, errorBody)) {
-        throw new ServiceScanAuthError(status, errorBody, init)
-      }
-      throw new ServiceScanHttpError(status, errorBody, init)
+      const errorBody = await readBuffered(response, maxBytes).finally(done).catch(() => undefined)
+      throw answerError(status, responseHeaders, errorBody, summary)
     }
 
-    if (responseType === "stream") {
-      // The caller reads it: the timer keeps guarding the download and goes
-      // with the stream, whichever way it ends.
-      streaming = response
-      response.once("close", done)
-      return { status, headers: responseHeaders, data: response as Readable as T }
-    }
     try {
       const bytes = await readBuffered(response, maxBytes)
       const data =
         responseType === "bytes" ? bytes : responseType === "text" ? bytes.toString("utf8") : parseJsonOrText(bytes.toString("utf8"))
       return { status, headers: responseHeaders, data: data as T }
     } catch (cause) {
-      if (cause instanceof BodyTooLarge) {
+      if (cause instanceof BodyTooLargeError) {
         throw new ServiceScanResponseError(`The answer is larger than ${maxBytes} bytes`, undefined, {
           request: summary,
         })
@@ -331,6 +310,51 @@ export class HttpClient {
     } finally {
       done()
     }
+  }
+
+  /**
+   * A GET whose body the caller streams. The attempt's deadline covers the
+   * whole download, the caller's writes included: past the head, the caller's
+   * `pipeTo` fails with the typed timeout.
+   */
+  private async attemptStream<T>(
+    target: URL,
+    headers: Record<string, string>,
+    summary: RequestSummary,
+    options: RequestOptions,
+    timeoutMs: number,
+    maxBytes: number
+  ): Promise<HttpResponse<T>> {
+    if (options.method !== "GET" || options.body !== undefined) {
+      throw new TypeError('responseType "stream" is for a GET without a body')
+    }
+    const exchange = streamedGet(target, { headers })
+    let timedOut = false
+    let headIn = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      exchange.destroy(headIn ? new ServiceScanTimeoutError(timeoutMs, { request: summary }) : new AttemptTimeout(timeoutMs))
+    }, timeoutMs)
+    timer.unref?.()
+    const onAbort = () => exchange.destroy(options.signal?.reason)
+    options.signal?.addEventListener("abort", onAbort, { once: true })
+    void exchange.closed.then(() => {
+      clearTimeout(timer)
+      options.signal?.removeEventListener("abort", onAbort)
+    })
+
+    let head: Awaited<typeof exchange.head>
+    try {
+      head = await exchange.head
+    } catch (cause) {
+      throw transportFailure(cause, { timedOut, timeoutMs, summary, connected: exchange.connected, signal: options.signal })
+    }
+    if (head.status < 200 || head.status > 299) {
+      const errorBody = await exchange.readAll(maxBytes).catch(() => undefined)
+      throw answerError(head.status, head.headers, errorBody, summary)
+    }
+    headIn = true
+    return { status: head.status, headers: head.headers, data: exchange as StreamedBody as T }
   }
 
   private delayFor(attempt: number, error: ServiceScanError): number {
@@ -359,13 +383,35 @@ export function isRetryable(error: unknown): boolean {
   return error instanceof ServiceScanTimeoutError || error instanceof ServiceScanConnectionError
 }
 
+/** What a failed attempt without an answer is: our timeout, the caller's abort, or the connection. */
+function transportFailure(
+  cause: unknown,
+  attempt: { timedOut: boolean; timeoutMs: number; summary: RequestSummary; connected: boolean; signal?: AbortSignal }
+): unknown {
+  const { summary: request, connected } = attempt
+  if (attempt.timedOut) {
+    return new ServiceScanTimeoutError(attempt.timeoutMs, { request, cause, connected })
+  }
+  if (attempt.signal?.aborted) {
+    return attempt.signal.reason
+  }
+  return new ServiceScanConnectionError({ request, cause, connected })
+}
+
+/** The typed error of a non-2xx answer, from its status, headers and (when read) body. */
+function answerError(status: number, headers: Headers, bytes: Buffer | undefined, request: RequestSummary): ServiceScanHttpError {
+  const body = bytes === undefined ? undefined : parseJsonOrText(bytes.toString("utf8"))
+  const init = { request, retryAfterMs: parseRetryAfter(headers.get("retry-after")) }
+  return isAuthFailure(status, body) ? new ServiceScanAuthError(status, body, init) : new ServiceScanHttpError(status, body, init)
+}
+
 /** The whole body of an answer, up to `maxBytes`. */
 async function readBuffered(response: IncomingMessage, maxBytes: number): Promise<Buffer> {
   // A declared length over the cap is refused before a byte is read.
   const declared = Number(response.headers["content-length"])
   if (Number.isFinite(declared) && declared > maxBytes) {
     response.destroy()
-    throw new BodyTooLarge()
+    throw new BodyTooLargeError(maxBytes)
   }
   // With a declared length the body is copied into one buffer as it comes:
   // chunks joined at the end would hold a large answer twice at the peak.
@@ -376,7 +422,7 @@ async function readBuffered(response: IncomingMessage, maxBytes: number): Promis
     const bytes = chunk as Buffer
     if (size + bytes.length > maxBytes) {
       response.destroy()
-      throw new BodyTooLarge()
+      throw new BodyTooLargeError(maxBytes)
     }
     if (whole && size + bytes.length > whole.length) {
       // More than declared: Node's parser does not let it happen; kept correct anyway.

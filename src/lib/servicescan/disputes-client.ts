@@ -1,5 +1,4 @@
 import { z } from "@medusajs/framework/zod"
-import type { Readable } from "node:stream"
 import {
   HttpClient,
   RetryEvent,
@@ -9,6 +8,7 @@ import {
   ServiceScanHttpError,
   ServiceScanResponseError,
   ServiceScanTimeoutError,
+  StreamedBody,
 } from "../http"
 import { isUuidV4 } from "../uuid"
 
@@ -47,8 +47,8 @@ export type ProofRequestResult =
   | { status: "complete"; scans: ScanResult[] }
 
 export type DisputesImage = {
-  /** The JPEG bytes as they arrive; the caller pipes them (or destroys the stream) and never buffers the whole image. */
-  body: Readable
+  /** The JPEG bytes as they arrive; the caller pipes them on (or destroys the body) and never buffers the whole image. */
+  body: StreamedBody
   contentType: string
   contentLength: number | undefined
 }
@@ -187,7 +187,7 @@ export class DisputesClient {
     if (!isUuidV4(scanId)) {
       throw new TypeError("getImage takes a UUIDv4 scan id")
     }
-    const response = await this.call<Readable>(
+    const response = await this.call<StreamedBody>(
       {
         method: "GET",
         path: imagePath(scanId),

@@ -17,7 +17,7 @@ import {
   ServiceScanDisputesError,
   submissionOutcome,
 } from "../../lib/servicescan/disputes-client"
-import { ServiceScanAuthError, ServiceScanError } from "../../lib/http"
+import { BodyTooLargeError, ServiceScanAuthError, ServiceScanError } from "../../lib/http"
 import { Chargeback, CheckoutAttempt, DisputeCase, PaymentRef, ProofRequest, ScanEvidence, ServiceState } from "./models"
 import { DISPUTE_CASE_ID_PREFIX } from "./models/dispute-case"
 import { PROOF_REQUEST_ID_PREFIX } from "./models/proof-request"
@@ -820,21 +820,17 @@ export default class ServiceScanModuleService extends MedusaService({
   /** Reads a scan's image fully, for the File Module (which takes base64 content). */
   async downloadServiceImage(scanId: string): Promise<Buffer> {
     const image = await this.openServiceImage(scanId)
-    const chunks: Buffer[] = []
-    let size = 0
     try {
-      for await (const chunk of image.body) {
-        size += (chunk as Buffer).length
-        if (size > MAX_ARCHIVED_IMAGE_BYTES) {
-          throw new MedusaError(MedusaError.Types.INVALID_DATA, `The image of scan ${scanId} is larger than 10 MB`)
-        }
-        chunks.push(chunk as Buffer)
+      return await image.body.readAll(MAX_ARCHIVED_IMAGE_BYTES)
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        throw new MedusaError(MedusaError.Types.INVALID_DATA, `The image of scan ${scanId} is larger than 10 MB`)
       }
+      throw error
     } finally {
-      // Leaving the loop early (too large, an error) must not leave the socket half-read.
+      // Leaving early (too large, an error) must not leave the connection half-read.
       image.body.destroy()
     }
-    return Buffer.concat(chunks)
   }
 
   /**

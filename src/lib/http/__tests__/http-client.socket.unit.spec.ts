@@ -1,8 +1,9 @@
 import { createServer as createHttpServer, globalAgent, IncomingMessage, Server, ServerResponse } from "node:http"
 import { AddressInfo, createServer } from "node:net"
-import type { Readable } from "node:stream"
+import { Writable } from "node:stream"
 import {
   HttpClient,
+  StreamedBody,
   ServiceScanConnectionError,
   ServiceScanHttpError,
   ServiceScanResponseError,
@@ -89,23 +90,31 @@ describe("HttpClient connections (a real HTTP server)", () => {
     pooled.mockRestore()
   })
 
-  it("bounds a streamed download by the attempt's timeout, the caller's reads included", async () => {
+  it("bounds a streamed download by the attempt's timeout, the caller's writes included", async () => {
     respond = (_req, res) => {
       res.setHeader("content-type", "image/jpeg")
       res.write(Buffer.from([0xff, 0xd8]))
       // ...and never ends the body.
     }
     const client = new HttpClient({ baseUrl, timeoutMs: 200, maxRetries: 0 })
-    const response = await client.request<Readable>({ method: "GET", path: "/disputes/image/x.jpg", responseType: "stream" })
+    const response = await client.request<StreamedBody>({ method: "GET", path: "/disputes/image/x.jpg", responseType: "stream" })
     const chunks: Buffer[] = []
-    const error = await (async () => {
-      for await (const chunk of response.data) {
-        chunks.push(chunk as Buffer)
-      }
-    })().catch((e: unknown) => e)
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(Buffer.from(chunk))
+        done()
+      },
+    })
+    const error = await response.data.pipeTo(sink).catch((e: unknown) => e)
     expect(Buffer.concat(chunks)).toEqual(Buffer.from([0xff, 0xd8]))
     expect(error).toBeInstanceOf(ServiceScanTimeoutError)
     expect((error as Error).message).toBe(`GET ${baseUrl}/disputes/image/x.jpg timed out after 200 ms`)
+  })
+
+  it("refuses a streamed answer for anything but a GET without a body", async () => {
+    const client = new HttpClient({ baseUrl, maxRetries: 0 })
+    await expect(client.request({ method: "PUT", path: "/x", responseType: "stream" })).rejects.toThrow('responseType "stream" is for a GET')
+    expect(seen).toHaveLength(0)
   })
 
   it("times out an answer that never comes, saying the connection was up", async () => {

@@ -1,3 +1,5 @@
+import { createServer, IncomingMessage, ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
 import { http, HttpResponse } from "msw"
 import { setupServer } from "msw/node"
 import {
@@ -238,67 +240,107 @@ describe("getProofRequest (GET /disputes/proof/<id>)", () => {
 })
 
 describe("getImage (GET /disputes/image/<scan_id>.jpg)", () => {
+  // The image is read by `streamedGet` on a socket of its own, which MSW does not see:
+  // these specs answer from a real server on loopback instead.
+  type Answer = (req: IncomingMessage, res: ServerResponse) => void
+  let answer: Answer = (_req, res) => res.end()
+  let calls = 0
+  let imageBase = ""
+  const imageServer = createServer((req, res) => {
+    calls++
+    answer(req, res)
+  })
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => imageServer.listen(0, "127.0.0.1", resolve))
+    imageBase = `http://127.0.0.1:${(imageServer.address() as AddressInfo).port}`
+  })
+  beforeEach(() => {
+    calls = 0
+  })
+  afterAll(async () => {
+    await new Promise((resolve) => imageServer.close(resolve))
+  })
+  const imageClient = (options: Partial<ConstructorParameters<typeof DisputesClient>[0]> = {}) => client({ baseUrl: imageBase, ...options })
+  const sendJson = (status: number, body: unknown): Answer => (_req, res) => {
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body))
+  }
+  const sendText = (status: number, body: string): Answer => (_req, res) => {
+    res.writeHead(status, { "content-type": "text/plain" }).end(body)
+  }
+
   it("streams the bytes from the configured host, whatever URL a proof response carried", async () => {
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9])
-    server.use(
-      http.get(`${BASE}/disputes/image/${SCAN_A}.jpg`, ({ request }) => {
-        expect(request.headers.get("x-api-key")).toBe(KEY)
-        return new HttpResponse(jpeg, {
-          headers: {
-            "content-type": "image/jpeg",
-            "content-length": String(jpeg.length),
-            "content-disposition": `attachment; filename=${SCAN_A}.jpg`,
-          },
-        })
+    let seen: { url?: string; key?: string | string[] } = {}
+    answer = (req, res) => {
+      seen = { url: req.url, key: req.headers["x-api-key"] }
+      res.writeHead(200, {
+        "content-type": "image/jpeg",
+        "content-length": String(jpeg.length),
+        "content-disposition": `attachment; filename=${SCAN_A}.jpg`,
       })
-    )
-    const image = await client().getImage(SCAN_A)
+      res.end(jpeg)
+    }
+    const image = await imageClient().getImage(SCAN_A)
     expect(image.contentType).toBe("image/jpeg")
     expect(image.contentLength).toBe(jpeg.length)
-    const chunks: Uint8Array[] = []
-    for await (const chunk of image.body) {
-      chunks.push(chunk)
-    }
-    expect(Buffer.concat(chunks)).toEqual(jpeg)
+    expect(await image.body.readAll(1000)).toEqual(jpeg)
+    expect(seen).toEqual({ url: `/disputes/image/${SCAN_A}.jpg`, key: KEY })
   })
 
   it("leaves the length unknown for a chunked answer (no Content-Length), rather than 0", async () => {
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xd9])
-    server.use(
-      http.get(`${BASE}/disputes/image/${SCAN_A}.jpg`, () => {
-        const body = new ReadableStream<Uint8Array>({
-          start(controller) {
-            controller.enqueue(jpeg)
-            controller.close()
-          },
-        })
-        return new HttpResponse(body, { headers: { "content-type": "image/jpeg" } })
-      })
-    )
-    const image = await client().getImage(SCAN_A)
-    expect(image.contentLength).toBeUndefined()
-    const chunks: Buffer[] = []
-    for await (const chunk of image.body) {
-      chunks.push(chunk as Buffer)
+    answer = (_req, res) => {
+      res.setHeader("content-type", "image/jpeg")
+      res.write(jpeg.subarray(0, 2))
+      res.end(jpeg.subarray(2))
     }
-    expect(Buffer.concat(chunks)).toEqual(jpeg)
+    const image = await imageClient().getImage(SCAN_A)
+    expect(image.contentLength).toBeUndefined()
+    expect(await image.body.readAll(1000)).toEqual(jpeg)
+  })
+
+  it("retries a 503 before any byte, as any GET, then streams", async () => {
+    let answered = 0
+    answer = (_req, res) => {
+      if (answered++ === 0) {
+        sendText(503, "Service Unavailable")(_req, res)
+        return
+      }
+      res.writeHead(200, { "content-type": "image/jpeg", "content-length": "2" }).end(Buffer.from([0xff, 0xd8]))
+    }
+    const image = await imageClient().getImage(SCAN_A)
+    expect(await image.body.readAll(10)).toEqual(Buffer.from([0xff, 0xd8]))
+    expect(calls).toBe(2)
+  })
+
+  it("fails with the typed timeout when the body stalls past the attempt's deadline", async () => {
+    answer = (_req, res) => {
+      res.writeHead(200, { "content-type": "image/jpeg", "content-length": "10" })
+      res.write(Buffer.from([0xff, 0xd8]))
+    }
+    const image = await imageClient({ timeoutMs: 200 }).getImage(SCAN_A)
+    const error = await rejection(image.body.readAll(100))
+    expect(error).toBeInstanceOf(ServiceScanTimeoutError)
+    expect((error as Error).message).toBe(`GET ${imageBase}/disputes/image/${SCAN_A}.jpg timed out after 200 ms`)
   })
 
   it.each([
-    ["400 JSON 'Invalid request. Provided scan ID is not valid'", HttpResponse.json({ error: "Invalid request. Provided scan ID is not valid" }, { status: 400 }), "invalid_scan_id"],
-    ["400 plain 'Bad Request' (ownership check error)", new HttpResponse("Bad Request", { status: 400 }), "ownership_check_failed"],
-    ["403 JSON 'Forbidden' (fraud)", HttpResponse.json({ error: "Forbidden" }, { status: 403 }), "scan_fraudulent"],
-    ["404 JSON 'Image not found'", HttpResponse.json({ error: "Image not found" }, { status: 404 }), "image_not_available"],
-    ["404 plain 'Not Found' (image lost)", new HttpResponse("Not Found", { status: 404 }), "image_missing"],
-  ])("maps the row %s to its reason", async (_row, response, reason) => {
-    server.use(http.get(`${BASE}/disputes/image/${SCAN_A}.jpg`, () => response.clone()))
-    const error = await rejection(client({ maxRetries: 0 }).getImage(SCAN_A))
+    ["400 JSON 'Invalid request. Provided scan ID is not valid'", sendJson(400, { error: "Invalid request. Provided scan ID is not valid" }), "invalid_scan_id"],
+    ["400 plain 'Bad Request' (ownership check error)", sendText(400, "Bad Request"), "ownership_check_failed"],
+    ["403 JSON 'Forbidden' (fraud)", sendJson(403, { error: "Forbidden" }), "scan_fraudulent"],
+    ["404 JSON 'Image not found'", sendJson(404, { error: "Image not found" }), "image_not_available"],
+    ["404 plain 'Not Found' (image lost)", sendText(404, "Not Found"), "image_missing"],
+  ])("maps the row %s to its reason", async (_row, respond, reason) => {
+    answer = respond
+    const error = await rejection(imageClient({ maxRetries: 0 }).getImage(SCAN_A))
     expect(error).toBeInstanceOf(ServiceScanDisputesError)
     expect((error as ServiceScanDisputesError).reason).toBe(reason)
+    expect(calls).toBe(1)
   })
 
   it("refuses a scan id that is not a UUIDv4 without calling", async () => {
-    await expect(client().getImage("../../etc/passwd")).rejects.toThrow(TypeError)
+    await expect(imageClient().getImage("../../etc/passwd")).rejects.toThrow(TypeError)
+    expect(calls).toBe(0)
   })
 })
 

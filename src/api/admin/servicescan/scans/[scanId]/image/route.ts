@@ -1,8 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import type { IFileModuleService, Logger } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
-import { Readable } from "node:stream"
-import { pipeline } from "node:stream/promises"
 import { isUuidV4 } from "../../../../../../lib/uuid"
 import { openEvidence } from "../../../../../../lib/sealed-evidence"
 import { SERVICESCAN_MODULE } from "../../../../../../modules/servicescan"
@@ -45,12 +43,8 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminGetScanI
         .warn(`servicescan: archived image of scan ${scanId} unreadable, asking ServiceScan: ${(error as Error).message}`)
     }
     if (image) {
-      await send(res, Readable.from([image]), {
-        contentType: "image/jpeg",
-        contentLength: image.length,
-        disposition,
-        source: "archive",
-      })
+      writeImageHeaders(res, { contentType: "image/jpeg", contentLength: image.length, disposition, source: "archive" })
+      res.end(image)
       return
     }
   }
@@ -73,18 +67,28 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminGetScanI
     return
   }
   try {
-    await send(res, image.body, {
-      contentType: image.contentType,
-      contentLength: image.contentLength,
-      disposition,
-      source: "servicescan",
-    })
+    // Nothing is promised before the first bytes exist: an answer that breaks
+    // off at once (our timeout, a reset) still gets a proper error.
+    await image.body.firstBytes()
   } catch (error) {
-    // Broke before the first byte (our timeout, a reset): still time for a proper error.
+    image.body.destroy()
     sendError(res, imageErrorResponse(error) ?? UPSTREAM_BROKE)
     req.scope
       .resolve<Logger>(ContainerRegistrationKeys.LOGGER)
       .warn(`servicescan: image of scan ${scanId} broke off before any byte: ${(error as Error).message}`)
+    return
+  }
+  writeImageHeaders(res, { contentType: image.contentType, contentLength: image.contentLength, disposition, source: "servicescan" })
+  try {
+    // Each chunk goes out before the next is read, through one 64 KB buffer (lib/http/streamed-get).
+    await image.body.pipeTo(res)
+    res.end()
+  } catch {
+    // The admin went away, or the source broke mid-way: headers are sent, so
+    // the only honest signal left is a cut connection.
+    res.destroy()
+  } finally {
+    image.body.destroy()
   }
 }
 
@@ -95,18 +99,10 @@ const UPSTREAM_BROKE = {
   message: "ServiceScan's image broke off before any byte arrived; try again later",
 }
 
-
-async function send(
+function writeImageHeaders(
   res: MedusaResponse,
-  body: Readable,
   meta: { contentType: string; contentLength?: number; disposition: string; source: string }
-): Promise<void> {
-  // Nothing is promised before the first bytes exist: a source that fails at
-  // once (an archived file that is gone, an upstream reset) throws here with
-  // the response untouched, so the caller can still answer otherwise.
-  const chunks = body[Symbol.asyncIterator]()
-  const head = await chunks.next()
-
+): void {
   res.status(200)
   res.setHeader("Content-Type", meta.contentType.startsWith("image/") ? meta.contentType : "image/jpeg")
   if (meta.contentLength !== undefined) {
@@ -117,24 +113,6 @@ async function send(
   res.setHeader("Cache-Control", "private, no-store")
   res.setHeader("X-Content-Type-Options", "nosniff")
   res.setHeader("X-ServiceScan-Image-Source", meta.source)
-  try {
-    await pipeline(async function* () {
-      if (head.done) {
-        return
-      }
-      yield head.value
-      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
-        yield next.value
-      }
-    }, res)
-  } catch {
-    // The admin went away, or the source broke mid-way: headers are sent, so
-    // the only honest signal left is a cut connection.
-    res.destroy()
-  } finally {
-    // `pipeline` only knows the generator: the file handle or socket behind it is ours to close.
-    body.destroy()
-  }
 }
 
 function sendError(res: MedusaResponse, error: { status: number; type: string; code: string; message: string }): void {
