@@ -163,6 +163,7 @@ export class StreamedGet implements StreamedBody {
   /** Views of `buffer` decoded and not yet written; reading waits while any is held. */
   private held: Buffer[] = []
   private writing = 0
+  private writingBytes = 0
   private paused = false
   private consumer: Consumer | undefined
   private waitingFirst: { resolve(): void; reject(error: Error): void }[] = []
@@ -239,7 +240,7 @@ export class StreamedGet implements StreamedBody {
     }
     return new Promise((resolve, reject) => {
       this.waitingFirst.push({ resolve, reject })
-      this.resumeIfIdle()
+      this.resumeIfRoom()
     })
   }
 
@@ -343,9 +344,15 @@ export class StreamedGet implements StreamedBody {
     // returns false, after anything called from inside it. So the writes start
     // on the next tick, and a resume comes from their callbacks.
     if (this.held.length) {
-      this.paused = true
       this.settleFirst()
-      process.nextTick(this.flushSoon)
+      if (!this.writing) {
+        process.nextTick(this.flushSoon)
+      }
+      // Read ahead while the sink writes, up to one buffer's worth in flight.
+      if (this.consumer && this.bytesInFlight() < STREAM_BUFFER_BYTES) {
+        return true
+      }
+      this.paused = true
       return false
     }
     // (Read through a method: the checks above narrowed `state`, and decode may have moved it.)
@@ -356,9 +363,18 @@ export class StreamedGet implements StreamedBody {
     }
     if (this.paused) {
       // A TLS socket's late record with no body bytes in it: reading was stopped, start it again.
-      process.nextTick(() => this.resumeIfIdle())
+      process.nextTick(this.resumeSoon)
     }
     return true
+  }
+
+  /** Body bytes read and not yet written out. */
+  private bytesInFlight(): number {
+    let bytes = this.writingBytes
+    for (const view of this.held) {
+      bytes += view.length
+    }
+    return bytes
   }
 
   private isComplete(): boolean {
@@ -531,7 +547,7 @@ export class StreamedGet implements StreamedBody {
       if (this.state === "complete") {
         this.finish()
       } else {
-        this.resumeIfIdle()
+        this.resumeIfRoom()
       }
       return
     }
@@ -539,13 +555,19 @@ export class StreamedGet implements StreamedBody {
     const views = this.held
     this.held = []
     this.writing = views.length
+    this.writingBytes = 0
+    for (const view of views) {
+      this.writingBytes += view.length
+    }
     for (const view of views) {
       consumer.write(view, this.written)
     }
+    this.resumeIfRoom()
   }
 
   // Bound once: a download makes thousands of reads and writes, and these run for each.
   private readonly flushSoon = (): void => this.flush()
+  private readonly resumeSoon = (): void => this.resumeIfRoom()
 
   private readonly written = (error?: Error | null): void => {
     this.writing--
@@ -558,11 +580,22 @@ export class StreamedGet implements StreamedBody {
       return
     }
     if (this.writing === 0) {
-      if (!this.held.length) {
-        // Written out and not the read target: free for any download.
-        giveBack(this.busy.splice(0))
-      }
+      this.writingBytes = 0
+      this.freeWrittenBuffers()
       this.flush()
+    }
+  }
+
+  /** Earlier buffers with no view left in flight (not the read target): free for any download. */
+  private freeWrittenBuffers(): void {
+    if (!this.busy.length) {
+      return
+    }
+    const inUse = new Set(this.held.map((view) => view.buffer))
+    const free = this.busy.filter((buffer) => !inUse.has(buffer.buffer))
+    if (free.length) {
+      this.busy = this.busy.filter((buffer) => inUse.has(buffer.buffer))
+      giveBack(free)
     }
   }
 
@@ -576,8 +609,8 @@ export class StreamedGet implements StreamedBody {
     giveBack([this.base, ...this.busy.splice(0)])
   }
 
-  private resumeIfIdle(): void {
-    if (this.state !== "body" || this.held.length || this.writing || this.failure) {
+  private resumeIfRoom(): void {
+    if (this.state !== "body" || this.failure || !this.consumer || this.bytesInFlight() >= STREAM_BUFFER_BYTES) {
       return
     }
     if (this.paused) {
