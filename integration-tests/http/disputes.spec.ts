@@ -278,7 +278,7 @@ medusaIntegrationTestRunner({
         expect(inline.status).toBe(200)
         expect(inline.headers["content-type"]).toBe("image/jpeg")
         expect(inline.headers["content-disposition"]).toBe(`inline; filename="${scanId}.jpg"`)
-        expect(inline.headers["cache-control"]).toBe("private, no-store")
+        expect(inline.headers["cache-control"]).toBe("private, no-store, no-transform")
         expect(inline.headers["x-servicescan-image-source"]).toBe("archive")
         expect(Buffer.from(inline.data)).toEqual(expected)
 

@@ -10,7 +10,7 @@ import {
   ServiceScanResponseError,
   ServiceScanTimeoutError,
 } from "./errors"
-import { BodyTooLargeError, StreamedBody, streamedGet } from "./streamed-get"
+import { BodyTooLargeError, HttpProtocolError, StreamedBody, streamedGet } from "./streamed-get"
 
 /**
  * A small HTTP core for the ServiceScan service and processor gateways, in the
@@ -27,8 +27,8 @@ import { BodyTooLargeError, StreamedBody, streamedGet } from "./streamed-get"
  * MSW intercepts `node:http` as it does fetch, so wire-level specs still work.
  *
  * Streamed answers (`responseType: "stream"`, the evidence images) are the
- * exception: they are read by `streamedGet`, into one reused buffer per
- * download, on a connection of their own (see there why).
+ * exception: they are read by `streamedGet`, into pooled buffers that are
+ * reused, on a connection of their own (see there why).
  */
 
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE"
@@ -338,7 +338,8 @@ export class HttpClient {
     timer.unref?.()
     const onAbort = () => exchange.destroy(options.signal?.reason)
     options.signal?.addEventListener("abort", onAbort, { once: true })
-    void exchange.closed.then(() => {
+    // Until the caller's writes are done too: an admin who stops reading must not hold a download forever.
+    void exchange.over.then(() => {
       clearTimeout(timer)
       options.signal?.removeEventListener("abort", onAbort)
     })
@@ -347,6 +348,10 @@ export class HttpClient {
     try {
       head = await exchange.head
     } catch (cause) {
+      if (cause instanceof HttpProtocolError) {
+        // A malformed answer will be malformed again: unreadable, not worth a retry.
+        throw new ServiceScanResponseError(cause.message, undefined, { request: summary, cause })
+      }
       throw transportFailure(cause, { timedOut, timeoutMs, summary, connected: exchange.connected, signal: options.signal })
     }
     if (head.status < 200 || head.status > 299) {

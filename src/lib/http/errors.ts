@@ -102,7 +102,11 @@ export class ServiceScanHttpError extends ServiceScanError {
  */
 export class ServiceScanAuthError extends ServiceScanHttpError {}
 
-/** The service answered 2xx with a body that does not match the documented shape. */
+/**
+ * The service's answer cannot be used: a 2xx body that does not match the
+ * documented shape, or (streamed images) an answer whose HTTP framing is
+ * malformed. Asking again would get the same answer: never retried.
+ */
 export class ServiceScanResponseError extends ServiceScanError {
   readonly body: unknown
 

@@ -4,8 +4,8 @@ import tls from "node:tls"
 import type { Writable } from "node:stream"
 
 /**
- * One HTTP/1.1 GET whose answer body is read into a single buffer, reused for
- * the whole download: the admin image proxy's way to ServiceScan.
+ * One HTTP/1.1 GET whose answer body is read into pooled, reused buffers and
+ * handed on as views of them: the admin image proxy's way to ServiceScan.
  *
  * Why not `node:http`: its client gives every socket read a new Buffer, and its
  * parser copies each body chunk into another. Moving 20 images of 5 MB at once
@@ -13,11 +13,12 @@ import type { Writable } from "node:stream"
  * ArrayBuffer memory once 32 MB of it is waiting (its
  * `Heap::AllocateExternalBackingStore`: twice the largest semi-space, a
  * constant), so the server's RSS rose by 53-78 MB per burst
- * (`npm run bench:image-proxy`). Here the socket reads into one 64 KB buffer
- * (`net.connect`'s `onread`), the body bytes are handed on as views of it, and
- * the next read waits until the sink has taken them (its write callback):
- * a download holds 64 KB, whatever its size, and makes no garbage per chunk.
- * The same bench measured 3 MB of growth.
+ * (`npm run bench:image-proxy`). Here the socket reads into 64 KB buffers
+ * taken from a pool all downloads share (`net.connect`'s `onread`), the body
+ * bytes go to the sink as views of them, and reading goes on only while less
+ * than one buffer's worth waits for the sink's write callbacks: a download
+ * holds two or three buffers, whatever its size, and makes no garbage per
+ * chunk. The same bench measured 4-5 MB of growth.
  *
  * Deliberately narrow: GET only, `Connection: close` (no pooling), answers
  * framed by Content-Length, chunked transfer coding or the connection's end.
@@ -28,7 +29,7 @@ import type { Writable } from "node:stream"
  * bytes that belong to something else.
  */
 
-/** Bytes of the one read buffer a download owns. */
+/** Bytes of one read buffer; also how much body may wait in the sink before reading pauses. */
 export const STREAM_BUFFER_BYTES = 64 * 1024
 /** The largest plaintext of one TLS record: a read target smaller than this gets a fresh buffer instead. */
 const MIN_READ_BYTES = 16 * 1024
@@ -99,10 +100,11 @@ export interface StreamedBody {
    */
   firstBytes(): Promise<void>
   /**
-   * Writes the body to `sink`, each view only after the sink's callback for
-   * the one before it freed the buffer. Resolves after the last write's
-   * callback; never ends the sink. Rejects if the answer breaks off, its
-   * framing is wrong, or the sink fails; the connection is closed either way.
+   * Writes the body to `sink` as views of the read buffers; a buffer is read
+   * into again only after the sink called back for every view of it.
+   * Resolves after the last write's callback; never ends the sink. Rejects if
+   * the answer breaks off, its framing is wrong, or the sink fails; the
+   * connection is closed either way.
    */
   pipeTo(sink: Writable): Promise<void>
   /** The whole body, copied out, up to `maxBytes` (then `BodyTooLargeError`). */
@@ -141,8 +143,14 @@ export class StreamedGet implements StreamedBody {
   readonly head: Promise<StreamedHead>
   /** Whether the connection to the server was ever established. */
   connected = false
-  /** Resolves when the connection is closed, whichever way (for the caller's timers). */
+  /** Resolves when the connection is closed, whichever way. */
   readonly closed: Promise<void>
+  /**
+   * Resolves when the exchange is over: the connection closed and the caller's
+   * read settled with no write to the sink outstanding (a deadline must last
+   * until then, not only until the service's last byte).
+   */
+  readonly over: Promise<void>
 
   private readonly socket: net.Socket
   /** The buffer reads go into, from `offset` on. */
@@ -160,7 +168,7 @@ export class StreamedGet implements StreamedBody {
   private headSize = 0
   private framing: Framing | undefined
   private declaredLength: number | undefined
-  /** Views of `buffer` decoded and not yet written; reading waits while any is held. */
+  /** Views of the read buffers, decoded and not yet given to the sink. */
   private held: Buffer[] = []
   private writing = 0
   private writingBytes = 0
@@ -171,6 +179,7 @@ export class StreamedGet implements StreamedBody {
   private resolveHead!: (head: StreamedHead) => void
   private rejectHead!: (error: Error) => void
   private resolveClosed!: () => void
+  private resolveOver!: () => void
 
   constructor(url: URL, options: StreamedGetOptions) {
     this.head = new Promise((resolve, reject) => {
@@ -181,6 +190,9 @@ export class StreamedGet implements StreamedBody {
     this.head.catch(() => undefined)
     this.closed = new Promise((resolve) => {
       this.resolveClosed = resolve
+    })
+    this.over = new Promise((resolve) => {
+      this.resolveOver = resolve
     })
     const request = requestHead(url, options.headers)
     const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80)
@@ -224,7 +236,8 @@ export class StreamedGet implements StreamedBody {
       this.resolveClosed()
     })
     // Written, not ended: a half-closed request makes servers such as Node's abort the answer.
-    this.socket.write(request)
+    // latin1, as node:http writes heads: the checks above allow no character past 0xFF.
+    this.socket.write(request, "latin1")
   }
 
   get length(): number | undefined {
@@ -384,10 +397,9 @@ export class StreamedGet implements StreamedBody {
   /**
    * Where the next read goes. With no view waiting to be written, the whole
    * buffer again. Otherwise past the bytes just read, so the views stay
-   * intact; when less than a TLS record's worth is left, a spare buffer (kept
-   * from earlier turns, so a long download allocates none after its first few
-   * reads). A plain socket rarely gets here: it pauses at once. A TLS socket
-   * hands on the records it already decrypted after a pause.
+   * intact; when less than a TLS record's worth is left, another buffer from
+   * the pool. (A TLS socket also hands on records it already decrypted after
+   * a pause: they land here too, never on a view in flight.)
    */
   private nextReadBuffer(): Buffer {
     if (!this.held.length && !this.writing) {
@@ -559,8 +571,15 @@ export class StreamedGet implements StreamedBody {
     for (const view of views) {
       this.writingBytes += view.length
     }
-    for (const view of views) {
-      consumer.write(view, this.written)
+    for (let i = 0; i < views.length; i++) {
+      try {
+        consumer.write(views[i], this.written)
+      } catch (error) {
+        // A sink that throws (a length mismatch under strict settings) will not call back for these.
+        this.writing -= views.length - i
+        this.fail(error as Error)
+        return
+      }
     }
     this.resumeIfRoom()
   }
@@ -607,6 +626,7 @@ export class StreamedGet implements StreamedBody {
     this.released = true
     this.held = []
     giveBack([this.base, ...this.busy.splice(0)])
+    this.resolveOver()
   }
 
   private resumeIfRoom(): void {
@@ -637,11 +657,11 @@ export class StreamedGet implements StreamedBody {
     }
   }
 
-  /** The whole body is written: the connection has nothing more for us. */
+  /** The whole body is read: the connection has nothing more for us; the caller is done once it is written. */
   private finish(): void {
     const consumer = this.consumer
     this.socket.destroy()
-    if (consumer && !this.failure) {
+    if (consumer && !this.failure && !this.writing && !this.held.length) {
       this.consumer = undefined
       this.state = "complete"
       // Later socket events (its close) must not fail a body that arrived whole.

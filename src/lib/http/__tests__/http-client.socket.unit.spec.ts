@@ -33,6 +33,24 @@ describe("HttpClient over a real socket", () => {
   })
 })
 
+describe("HttpClient streams (a raw TCP server)", () => {
+  it("refuses a streamed answer with ambiguous framing as unreadable, without asking again", async () => {
+    let connections = 0
+    const server = createServer((socket) => {
+      connections++
+      socket.once("data", () => socket.end("HTTP/1.1 200 OK\r\nContent-Length: 4\r\nContent-Length: 5\r\n\r\nabcde"))
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const { port } = server.address() as AddressInfo
+    const client = new HttpClient({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 2, backoff: { baseMs: 1, capMs: 1 } })
+    const error = await client.request({ method: "GET", path: "/disputes/image/x.jpg", responseType: "stream" }).catch((e: unknown) => e)
+    await new Promise((resolve) => server.close(resolve))
+    expect(error).toBeInstanceOf(ServiceScanResponseError)
+    expect((error as Error).message).toBe("The answer's Content-Length is not one number: \"4, 5\"")
+    expect(connections).toBe(1)
+  })
+})
+
 describe("HttpClient connections (a real HTTP server)", () => {
   type Seen = { method: string; connection: string | undefined; socket: number }
   let server: Server
@@ -109,6 +127,20 @@ describe("HttpClient connections (a real HTTP server)", () => {
     expect(Buffer.concat(chunks)).toEqual(Buffer.from([0xff, 0xd8]))
     expect(error).toBeInstanceOf(ServiceScanTimeoutError)
     expect((error as Error).message).toBe(`GET ${baseUrl}/disputes/image/x.jpg timed out after 200 ms`)
+  })
+
+  it("keeps the deadline after the service's last byte while the caller's sink has not taken the body", async () => {
+    respond = (_req, res) => {
+      res.writeHead(200, { "content-type": "image/jpeg", "content-length": "4" }).flushHeaders()
+      // The body after the caller is reading, so the connection is read to its end and closes.
+      setTimeout(() => res.end(Buffer.from([0xff, 0xd8, 0xff, 0xd9])), 50)
+    }
+    const client = new HttpClient({ baseUrl, timeoutMs: 300, maxRetries: 0 })
+    const response = await client.request<StreamedBody>({ method: "GET", path: "/disputes/image/x.jpg", responseType: "stream" })
+    // An admin who stopped reading: the write never calls back.
+    const sink = new Writable({ highWaterMark: 0, write: () => undefined })
+    const error = await response.data.pipeTo(sink).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ServiceScanTimeoutError)
   })
 
   it("refuses a streamed answer for anything but a GET without a body", async () => {

@@ -43,7 +43,7 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminGetScanI
         .warn(`servicescan: archived image of scan ${scanId} unreadable, asking ServiceScan: ${(error as Error).message}`)
     }
     if (image) {
-      writeImageHeaders(res, { contentType: "image/jpeg", contentLength: image.length, disposition, source: "archive" })
+      writeImageHeaders(res, { contentLength: image.length, disposition, source: "archive" })
       res.end(image)
       return
     }
@@ -78,9 +78,9 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminGetScanI
       .warn(`servicescan: image of scan ${scanId} broke off before any byte: ${(error as Error).message}`)
     return
   }
-  writeImageHeaders(res, { contentType: image.contentType, contentLength: image.contentLength, disposition, source: "servicescan" })
+  writeImageHeaders(res, { contentLength: image.contentLength, disposition, source: "servicescan" })
   try {
-    // Each chunk goes out before the next is read, through one 64 KB buffer (lib/http/streamed-get).
+    // Sent as it arrives, from pooled read buffers (lib/http/streamed-get): nothing holds the image.
     await image.body.pipeTo(res)
     res.end()
   } catch {
@@ -101,16 +101,19 @@ const UPSTREAM_BROKE = {
 
 function writeImageHeaders(
   res: MedusaResponse,
-  meta: { contentType: string; contentLength?: number; disposition: string; source: string }
+  meta: { contentLength?: number; disposition: string; source: string }
 ): void {
   res.status(200)
-  res.setHeader("Content-Type", meta.contentType.startsWith("image/") ? meta.contentType : "image/jpeg")
+  // Always JPEG, whatever the upstream says: the service serves JPEGs only, and an
+  // `image/svg+xml` on the admin's origin would be a document that runs scripts.
+  res.setHeader("Content-Type", "image/jpeg")
   if (meta.contentLength !== undefined) {
     res.setHeader("Content-Length", String(meta.contentLength))
   }
   res.setHeader("Content-Disposition", meta.disposition)
-  // A card scan: never cached by shared caches, never sniffed into something else.
-  res.setHeader("Cache-Control", "private, no-store")
+  // A card scan: never cached by shared caches, never sniffed into something else, never
+  // re-encoded on the way (a compression middleware would also hold our write callbacks).
+  res.setHeader("Cache-Control", "private, no-store, no-transform")
   res.setHeader("X-Content-Type-Options", "nosniff")
   res.setHeader("X-ServiceScan-Image-Source", meta.source)
 }
