@@ -215,6 +215,18 @@ export default class ServiceScanModuleService extends MedusaService({
   protected readonly client_: DisputesClient | null
   /** `concurrency` across every page synced at once in this process (the poll job runs two). */
   private readonly serviceCalls_: <R>(fn: () => Promise<R>) => Promise<R>
+  /**
+   * `refused`: the service refused the key in this process, and no page that
+   * began since found the refusal lifted. Set inside the refused call's turn
+   * of `serviceCalls_`, so that the calls waiting for that turn, this page's
+   * or the other page's, never go out (`inTurnUnlessRefused`).
+   * `beingRecorded`: refusals being written (`noteAuthFailure`); until they
+   * are, the record cannot lift `refused`.
+   * An object made once, mutated in place: methods can run with `this` bound
+   * to a read-through proxy (Medusa's module test runner does this), where
+   * assigning a property of `this` would never reach the instance.
+   */
+  private readonly keyRefusal_ = { refused: false, beingRecorded: 0 }
   /** Set at boot when no secret key is configured; every process reads the same options. */
   private readonly missingKey_: ConfigurationError | null
   /** Which key a recorded refusal was about (a one-way digest, never the key). */
@@ -411,6 +423,7 @@ export default class ServiceScanModuleService extends MedusaService({
     }
     const client = this.client_
     const configurationError = await this.getConfigurationErrorHere()
+    this.liftStaleRefusal(configurationError)
     if (!client || configurationError) {
       // Nothing is claimed: the rows keep their state, and the job stops on a configuration error anyway.
       const reason = `Not sent: ${configurationError?.message ?? "not configured"}`
@@ -434,7 +447,7 @@ export default class ServiceScanModuleService extends MedusaService({
       async ({ after }): Promise<ProofRequestEvent | undefined> => {
         try {
           // Checked again once its turn comes: the run may have stopped while it waited (below: not sent).
-          const created = await this.serviceCalls_(async () => (stopped ? null : client.createProofRequest(after.scan_ids)))
+          const created = await this.inTurnUnlessRefused(() => stopped, () => client.createProofRequest(after.scan_ids))
           if (!created) {
             return undefined
           }
@@ -484,7 +497,9 @@ export default class ServiceScanModuleService extends MedusaService({
    */
   async fetchProofResults(rows: { id: string; remote_id: string | null }[]): Promise<FetchOutcome[]> {
     const client = this.client_
-    if (!client || (await this.getConfigurationErrorHere())) {
+    const configurationError = await this.getConfigurationErrorHere()
+    this.liftStaleRefusal(configurationError)
+    if (!client || configurationError) {
       return rows.map((row) => ({ id: row.id, kind: "skipped" as const }))
     }
     let stopped = false
@@ -497,7 +512,7 @@ export default class ServiceScanModuleService extends MedusaService({
         }
         try {
           // Checked again once its turn comes: the run may have stopped while it waited.
-          const result = await this.serviceCalls_(async () => (stopped ? null : client.getProofRequest(row.remote_id as string)))
+          const result = await this.inTurnUnlessRefused(() => stopped, () => client.getProofRequest(row.remote_id as string))
           if (!result) {
             return { id: row.id, kind: "skipped" }
           }
@@ -1173,17 +1188,55 @@ export default class ServiceScanModuleService extends MedusaService({
     if (!(error instanceof ServiceScanAuthError)) {
       return false
     }
-    if (!(await this.getConfigurationErrorHere())) {
-      this.logger_.error(
-        `servicescan: the service refused the secret key (${error.status} ${error.serviceMessage ?? ""}); polling stops until a probe succeeds (each poll run makes one)`
-      )
+    this.keyRefusal_.refused = true
+    this.keyRefusal_.beingRecorded++
+    try {
+      if (!(await this.getConfigurationErrorHere())) {
+        this.logger_.error(
+          `servicescan: the service refused the secret key (${error.status} ${error.serviceMessage ?? ""}); polling stops until a probe succeeds (each poll run makes one)`
+        )
+      }
+      await this.setConfigurationError({
+        status: error.status,
+        message: `ServiceScan refused the secret key: ${error.status} ${error.serviceMessage ?? ""}`.trim(),
+        at: new Date(),
+      })
+    } finally {
+      this.keyRefusal_.beingRecorded--
     }
-    await this.setConfigurationError({
-      status: error.status,
-      message: `ServiceScan refused the secret key: ${error.status} ${error.serviceMessage ?? ""}`.trim(),
-      at: new Date(),
-    })
     return true
+  }
+
+  /**
+   * One call in its turn of the shared limit, unless the key was refused
+   * meanwhile (then null). A refusal is noted inside the turn, before the
+   * limiter hands it on: a waiting call from another page would otherwise go
+   * out after the first 403, since each page stops only on its own answers.
+   */
+  private inTurnUnlessRefused<R>(stopped: () => boolean, call: () => Promise<R>): Promise<R | null> {
+    return this.serviceCalls_(async () => {
+      if (stopped() || this.keyRefusal_.refused) {
+        return null
+      }
+      try {
+        return await call()
+      } catch (error) {
+        if (error instanceof ServiceScanAuthError) {
+          this.keyRefusal_.refused = true
+        }
+        throw error
+      }
+    })
+  }
+
+  /**
+   * A page that finds no refusal on record (none, or lifted by a probe in any
+   * process) forgets this process's, unless one is still being written.
+   */
+  private liftStaleRefusal(configurationError: ConfigurationError | null): void {
+    if (!configurationError && !this.keyRefusal_.beingRecorded) {
+      this.keyRefusal_.refused = false
+    }
   }
 
   /** The lifecycle's settings from the module options. */

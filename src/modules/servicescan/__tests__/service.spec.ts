@@ -421,6 +421,31 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
         await service.fetchProofResults(rows)
         expect((await stats())["disputes.proof.get"] - before["disputes.proof.get"]).toBe(calls)
       })
+
+      it("stops the other page's waiting calls too: two pages at once (the poll job's) make no call after the first refusal", async () => {
+        await faults(null)
+        await service.probe()
+        const rows = []
+        for (let i = 0; i < 12; i++) {
+          const { proof } = await chargebackWithProof([await newScan(sandbox)])
+          const [submitted] = await service.submitProofRequests([proof.id])
+          rows.push({ id: proof.id, remote_id: submitted.remote_id })
+        }
+        const before = await stats()
+        // Latency keeps four calls on the wire while eight wait their turn of the shared limit.
+        await faults({ keyLookup: "fail", latencyMs: 200 })
+        const outcomes = (await Promise.all([service.fetchProofResults(rows.slice(0, 6)), service.fetchProofResults(rows.slice(6))])).flat()
+        const calls = (await stats())["disputes.proof.get"] - before["disputes.proof.get"]
+        await faults(null)
+        // Concurrency 4: the calls on the wire when the first 403 came back, none after it.
+        expect(calls).toBeGreaterThan(0)
+        expect(calls).toBeLessThanOrEqual(4)
+        expect(outcomes.every((o) => o.kind === "skipped")).toBe(true)
+        // Lifted by a probe: the next page calls again.
+        await expect(service.probe()).resolves.toMatchObject({ reachable: true })
+        const again = await service.fetchProofResults(rows.slice(0, 1))
+        expect(again[0].kind).not.toBe("skipped")
+      })
     })
 
     describe("refreshChargebackStatuses", () => {
