@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import { validateHeaderName, validateHeaderValue } from "node:http"
 import net from "node:net"
 import tls from "node:tls"
@@ -60,6 +61,28 @@ function giveBack(buffers: Buffer[]): void {
     if (freeBuffers.length < MAX_FREE_BUFFERS) {
       freeBuffers.push(buffer)
     }
+  }
+}
+
+/**
+ * TLS sessions to resume, by server and trust (as `https.Agent` keeps them):
+ * each image has a connection of its own, and a page of thumbnails would
+ * otherwise pay a full handshake per image. Keyed by the CA given too, so a
+ * session made under one trust is never resumed under another.
+ */
+const MAX_TLS_SESSIONS = 32
+const tlsSessions = new Map<string, Buffer>()
+
+function tlsSessionKey(host: string, port: number, ca: tls.ConnectionOptions["ca"]): string {
+  const trust = ca === undefined ? "system" : createHash("sha256").update(String(ca)).digest("hex")
+  return `${host}:${port}:${trust}`
+}
+
+function keepTlsSession(key: string, session: Buffer): void {
+  tlsSessions.delete(key)
+  tlsSessions.set(key, session)
+  if (tlsSessions.size > MAX_TLS_SESSIONS) {
+    tlsSessions.delete(tlsSessions.keys().next().value as string)
   }
 }
 
@@ -205,13 +228,18 @@ export class StreamedGet implements StreamedBody {
       callback: (bytes: number, buffer: Buffer) => this.onRead(bytes, buffer),
     }
     if (url.protocol === "https:") {
+      const sessionKey = tlsSessionKey(host, port, options.tls?.ca)
       this.socket = tls.connect({
         host,
         port,
         servername: net.isIP(host) ? undefined : host,
         ca: options.tls?.ca,
+        session: tlsSessions.get(sessionKey),
         onread,
       } as tls.ConnectionOptions)
+      this.socket.on("session", (session: Buffer) => keepTlsSession(sessionKey, session))
+      // A handshake that failed may have failed on the session: the next one starts afresh.
+      this.socket.once("error", () => tlsSessions.delete(sessionKey))
     } else if (url.protocol === "http:") {
       this.socket = net.connect({ host, port, onread })
     } else {

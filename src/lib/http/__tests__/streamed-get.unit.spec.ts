@@ -460,6 +460,22 @@ describe("streamedGet over TLS", () => {
     expect(views.length).toBeGreaterThan(100)
     expect(new Set(views.map((view) => view.buffer)).size).toBeLessThanOrEqual(3)
 
+    // The next image resumes the session instead of a full handshake, as https.Agent would.
+    let resumed: boolean | undefined
+    const again = await listen(
+      https.createServer({ cert, key }, (req, res) => {
+        resumed = (req.socket as import("node:tls").TLSSocket).isSessionReused()
+        res.setHeader("content-length", 2)
+        res.end("ok")
+      })
+    )
+    for (let i = 0; i < 2; i++) {
+      const next = streamedGet(new URL(again.pathname, `https://localhost:${again.port}`), { headers: {}, tls: { ca: cert } })
+      await next.head
+      expect((await next.readAll(10)).toString()).toBe("ok")
+      expect(resumed).toBe(i === 1)
+    }
+
     // Without the CA the self-signed certificate is refused; on the IP, the name does not match.
     await expect(streamedGet(url, { headers: {} }).head).rejects.toThrow(/self[- ]signed/)
     await expect(streamedGet(new URL(base.pathname, `https://127.0.0.1:${base.port}`), { headers: {}, tls: { ca: cert } }).head).rejects.toThrow(
