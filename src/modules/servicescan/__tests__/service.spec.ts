@@ -76,6 +76,17 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
       return { chargeback, proof }
     }
 
+    /** `count` proof requests of one fresh scan each, sent to ServiceScan: the rows a poll reads. */
+    async function sentProofRows(count: number): Promise<{ id: string; remote_id: string | null }[]> {
+      const rows = []
+      for (let i = 0; i < count; i++) {
+        const { proof } = await chargebackWithProof([await newScan(sandbox)])
+        const [submitted] = await service.submitProofRequests([proof.id])
+        rows.push({ id: proof.id, remote_id: submitted.remote_id })
+      }
+      return rows
+    }
+
     describe("chargebacks", () => {
       it("stores amounts exactly and refuses a second chargeback with the same external id", async () => {
         const created = await service.createChargebacks({
@@ -404,12 +415,7 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
       })
 
       it("stops at the first authentication failure and skips the rest", async () => {
-        const rows = []
-        for (let i = 0; i < 6; i++) {
-          const { proof } = await chargebackWithProof([await newScan(sandbox)])
-          const [submitted] = await service.submitProofRequests([proof.id])
-          rows.push({ id: proof.id, remote_id: submitted.remote_id })
-        }
+        const rows = await sentProofRows(6)
         const before = await stats()
         await faults({ keyLookup: "fail" })
         const outcomes = await service.fetchProofResults(rows)
@@ -425,12 +431,7 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
       it("stops the other page's waiting calls too: two pages at once (the poll job's) make no call after the first refusal", async () => {
         await faults(null)
         await service.probe()
-        const rows = []
-        for (let i = 0; i < 12; i++) {
-          const { proof } = await chargebackWithProof([await newScan(sandbox)])
-          const [submitted] = await service.submitProofRequests([proof.id])
-          rows.push({ id: proof.id, remote_id: submitted.remote_id })
-        }
+        const rows = await sentProofRows(12)
         const before = await stats()
         // Latency keeps four calls on the wire while eight wait their turn of the shared limit.
         await faults({ keyLookup: "fail", latencyMs: 200 })
