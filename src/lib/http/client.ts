@@ -10,7 +10,7 @@ import {
   ServiceScanResponseError,
   ServiceScanTimeoutError,
 } from "./errors"
-import { BodyTooLargeError, HttpProtocolError, StreamedBody, streamedGet } from "./streamed-get"
+import { BodyCollector, BodyTooLargeError, HttpProtocolError, StreamedBody, streamedGet } from "./streamed-get"
 
 /**
  * A small HTTP core for the ServiceScan service and processor gateways, in the
@@ -134,7 +134,6 @@ class AttemptTimeout extends Error {
     this.name = "TimeoutError"
   }
 }
-
 
 export class HttpClient {
   readonly baseUrl: string
@@ -412,39 +411,18 @@ function answerError(status: number, headers: Headers, bytes: Buffer | undefined
 
 /** The whole body of an answer, up to `maxBytes`. */
 async function readBuffered(response: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  // A declared length over the cap is refused before a byte is read.
   const declared = Number(response.headers["content-length"])
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  let body: BodyCollector
+  try {
+    body = new BodyCollector(Number.isSafeInteger(declared) ? declared : undefined, maxBytes)
+    for await (const chunk of response) {
+      body.add(chunk as Buffer, true)
+    }
+  } catch (error) {
     response.destroy()
-    throw new BodyTooLargeError(maxBytes)
+    throw error
   }
-  // With a declared length the body is copied into one buffer as it comes:
-  // chunks joined at the end would hold a large answer twice at the peak.
-  let whole = Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : undefined
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of response) {
-    const bytes = chunk as Buffer
-    if (size + bytes.length > maxBytes) {
-      response.destroy()
-      throw new BodyTooLargeError(maxBytes)
-    }
-    if (whole && size + bytes.length > whole.length) {
-      // More than declared: Node's parser does not let it happen; kept correct anyway.
-      chunks.push(whole.subarray(0, size))
-      whole = undefined
-    }
-    if (whole) {
-      bytes.copy(whole, size)
-    } else {
-      chunks.push(bytes)
-    }
-    size += bytes.length
-  }
-  if (whole) {
-    return size === whole.length ? whole : whole.subarray(0, size)
-  }
-  return Buffer.concat(chunks, size)
+  return body.result()
 }
 
 /**
