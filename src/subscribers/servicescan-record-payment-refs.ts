@@ -5,8 +5,10 @@ import { recordPaymentRefsWorkflow } from "../workflows/record-payment-refs"
 /**
  * When an order is placed, records how the processor names its ServiceScan
  * payments, so a chargeback case imported later finds the order by the
- * disputed transaction (see PaymentRef). The import job records the
- * missing ones of older orders by itself too (a failed run here loses nothing).
+ * disputed transaction (see PaymentRef). If this fails, a case still finds
+ * its order through the order reference it carries, which names the payment
+ * session (matchDisputeCasesStep); only the other scans of a saved card are
+ * found through these records alone.
  */
 export default async function recordPaymentRefsHandler({ event: { data }, container }: SubscriberArgs<{ id: string }>) {
   try {

@@ -48,17 +48,9 @@ export const recordPaymentRefsStep = createStep(
         })
       )
     )
-    const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
-    const before = new Set(
-      (await service.listPaymentRefs({ payment_id: refs.map((ref) => ref.payment_id) }, { select: ["payment_id"], take: null })).map(
-        (ref) => ref.payment_id
-      )
-    )
-    const added = await service.recordPaymentRefs(refs)
-    return new StepResponse(
-      added,
-      refs.filter((ref) => !before.has(ref.payment_id)).map((ref) => ref.payment_id)
-    )
+    // The ids this run added, and only those, are what the compensation removes.
+    const added = await container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE).recordPaymentRefs(refs)
+    return new StepResponse(added.length, added)
   },
   async (paymentIds, { container }) => {
     if (!paymentIds?.length) {

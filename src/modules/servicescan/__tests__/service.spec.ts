@@ -575,6 +575,60 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
       })
     })
 
+    describe("recordPaymentRefs", () => {
+      const ref = (payment: string, txn: string, extra: { scan_id?: string | null; token_fingerprint?: string | null } = {}) => ({
+        payment_id: payment,
+        order_id: `order_${payment}`,
+        processor_transaction_id: txn,
+        processor_order_id: `req_${payment}`,
+        scan_id: extra.scan_id ?? null,
+        token_fingerprint: extra.token_fingerprint,
+      })
+
+      it("adds what is new, leaves what is recorded, and answers only the payments it added", async () => {
+        const scan = "3f2504e0-4f89-41d3-9a0c-0305e82c3301"
+        expect(await service.recordPaymentRefs([ref("pay_r1", "txn_r1", { scan_id: scan, token_fingerprint: "fp_1" })])).toEqual(["pay_r1"])
+
+        // pay_r1 again, with other values: the first record stands. pay_r2 twice in one call: one row.
+        const added = await service.recordPaymentRefs([ref("pay_r1", "txn_other"), ref("pay_r2", "txn_r2"), ref("pay_r2", "txn_r2")])
+        expect(added).toEqual(["pay_r2"])
+        expect(await service.recordPaymentRefs([])).toEqual([])
+
+        const rows = await service.listPaymentRefs({ payment_id: ["pay_r1", "pay_r2"] }, { order: { payment_id: "ASC" } })
+        expect(rows).toHaveLength(2)
+        expect(rows[0]).toMatchObject({
+          payment_id: "pay_r1",
+          order_id: "order_pay_r1",
+          processor_transaction_id: "txn_r1",
+          processor_order_id: "req_pay_r1",
+          scan_id: scan,
+          token_fingerprint: "fp_1",
+        })
+        expect(rows[0].id).toMatch(/^sspref_[0-9A-Z]{26}$/)
+        expect(rows[1]).toMatchObject({ payment_id: "pay_r2", processor_transaction_id: "txn_r2", scan_id: null, token_fingerprint: null })
+        expect(rows[0].created_at).toBeInstanceOf(Date)
+
+        // What the import matches cases with reads them back.
+        const found = await service.findPaymentRefs([
+          { case_id: "case_r1", processor_transaction_id: "txn_r1", processor_order_id: null },
+          { case_id: "case_r2", processor_transaction_id: "txn_unknown", processor_order_id: "req_pay_r2" },
+        ])
+        expect(Object.fromEntries(found)).toEqual({
+          case_r1: { order_id: "order_pay_r1", payment_id: "pay_r1", scan_id: scan },
+          case_r2: { order_id: "order_pay_r2", payment_id: "pay_r2", scan_id: null },
+        })
+      })
+
+      it("records a payment again once its earlier record is deleted", async () => {
+        await service.recordPaymentRefs([ref("pay_r3", "txn_r3")])
+        const [row] = await service.listPaymentRefs({ payment_id: "pay_r3" })
+        await service.softDeletePaymentRefs([row.id])
+        expect(await service.recordPaymentRefs([ref("pay_r3", "txn_r3b")])).toEqual(["pay_r3"])
+        const live = await service.listPaymentRefs({ payment_id: "pay_r3" })
+        expect(live.map((r) => r.processor_transaction_id)).toEqual(["txn_r3b"])
+      })
+    })
+
     describe("verifyWebhookSignature", () => {
       it("accepts a fresh signature of the exact body only", async () => {
         const body = JSON.stringify({ external_id: "dp_1" })

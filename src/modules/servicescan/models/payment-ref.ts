@@ -1,5 +1,7 @@
 import { model } from "@medusajs/framework/utils"
 
+export const PAYMENT_REF_ID_PREFIX = "sspref"
+
 /**
  * How a processor names a payment of this store: recorded when an order is
  * placed, so an imported chargeback case finds its order by the disputed
@@ -10,7 +12,7 @@ export const PaymentRef = model
   .define(
     { name: "payment_ref", tableName: "servicescan_payment_ref" },
     {
-      id: model.id({ prefix: "sspref" }).primaryKey(),
+      id: model.id({ prefix: PAYMENT_REF_ID_PREFIX }).primaryKey(),
       payment_id: model.text(),
       order_id: model.text(),
       /** The processor's id of the authorization or sale (cnpAPI `cnpTxnId`). */
