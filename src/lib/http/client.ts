@@ -94,6 +94,16 @@ export type RequestOptions = {
    * without holding it.
    */
   maxBytes?: number
+  /**
+   * The answer may run to many megabytes (a day's chargeback cases). A GET
+   * read as json, text or bytes then goes on a connection of its own and is
+   * read through `streamedGet`'s pooled socket reads into one buffer of the
+   * declared length. Node's HTTP client would allocate every byte twice, in
+   * Buffers V8 collects only 32 MB at a time (bench/README.md, "The RSS
+   * growth, found and fixed"). Retries and the deadline are those of any
+   * buffered answer.
+   */
+  largeAnswer?: boolean
 }
 
 export type HttpResponse<T> = {
@@ -231,7 +241,7 @@ export class HttpClient {
     }
 
     const target = new URL(url)
-    if (responseType === "stream") {
+    if (responseType === "stream" || options.largeAnswer) {
       return this.attemptStream<T>(target, headers, summary, options, timeoutMs, maxBytes)
     }
     const transport = target.protocol === "https:" ? https : http
@@ -296,25 +306,20 @@ export class HttpClient {
 
     try {
       const bytes = await readBuffered(response, maxBytes)
-      const data =
-        responseType === "bytes" ? bytes : responseType === "text" ? bytes.toString("utf8") : parseJsonOrText(bytes.toString("utf8"))
-      return { status, headers: responseHeaders, data: data as T }
+      return { status, headers: responseHeaders, data: decodeBody(bytes, responseType) as T }
     } catch (cause) {
-      if (cause instanceof BodyTooLargeError) {
-        throw new ServiceScanResponseError(`The answer is larger than ${maxBytes} bytes`, undefined, {
-          request: summary,
-        })
-      }
-      throw failure(cause)
+      throw unreadableAnswer(cause, maxBytes, summary) ?? failure(cause)
     } finally {
       done()
     }
   }
 
   /**
-   * A GET whose body the caller streams. The attempt's deadline covers the
-   * whole download, the caller's writes included: past the head, the caller's
-   * `pipeTo` fails with the typed timeout.
+   * A GET on a connection of its own (`streamedGet`). For `responseType:
+   * "stream"` the caller streams the body, and the attempt's deadline covers
+   * the whole download, the caller's writes included: past the head, the
+   * caller's `pipeTo` fails with the typed timeout. A `largeAnswer` is read
+   * whole here, within the attempt, so that it is retried like any other.
    */
   private async attemptStream<T>(
     target: URL,
@@ -325,7 +330,7 @@ export class HttpClient {
     maxBytes: number
   ): Promise<HttpResponse<T>> {
     if (options.method !== "GET" || options.body !== undefined) {
-      throw new TypeError('responseType "stream" is for a GET without a body')
+      throw new TypeError(`${options.responseType === "stream" ? 'responseType "stream"' : "largeAnswer"} is for a GET without a body`)
     }
     const exchange = streamedGet(target, { headers })
     let timedOut = false
@@ -347,18 +352,31 @@ export class HttpClient {
     try {
       head = await exchange.head
     } catch (cause) {
-      if (cause instanceof HttpProtocolError) {
-        // A malformed answer will be malformed again: unreadable, not worth a retry.
-        throw new ServiceScanResponseError(cause.message, undefined, { request: summary, cause })
-      }
-      throw transportFailure(cause, { timedOut, timeoutMs, summary, connected: exchange.connected, signal: options.signal })
+      // A malformed answer will be malformed again: unreadable, not worth a retry.
+      throw (
+        unreadableAnswer(cause, maxBytes, summary) ??
+        transportFailure(cause, { timedOut, timeoutMs, summary, connected: exchange.connected, signal: options.signal })
+      )
     }
     if (head.status < 200 || head.status > 299) {
       const errorBody = await exchange.readAll(maxBytes).catch(() => undefined)
       throw answerError(head.status, head.headers, errorBody, summary)
     }
-    headIn = true
-    return { status: head.status, headers: head.headers, data: exchange as StreamedBody as T }
+    if (options.responseType === "stream") {
+      headIn = true
+      return { status: head.status, headers: head.headers, data: exchange as StreamedBody as T }
+    }
+    try {
+      const bytes = await exchange.readAll(maxBytes)
+      return { status: head.status, headers: head.headers, data: decodeBody(bytes, options.responseType ?? "json") as T }
+    } catch (cause) {
+      throw (
+        unreadableAnswer(cause, maxBytes, summary) ??
+        transportFailure(cause, { timedOut, timeoutMs, summary, connected: exchange.connected, signal: options.signal })
+      )
+    } finally {
+      exchange.destroy()
+    }
   }
 
   private delayFor(attempt: number, error: ServiceScanError): number {
@@ -400,6 +418,22 @@ function transportFailure(
     return attempt.signal.reason
   }
   return new ServiceScanConnectionError({ request, cause, connected })
+}
+
+/** A buffered 2xx body as the request asked for it. */
+function decodeBody(bytes: Buffer, responseType: Exclude<ResponseKind, "stream">): unknown {
+  return responseType === "bytes" ? bytes : responseType === "text" ? bytes.toString("utf8") : parseJsonOrText(bytes.toString("utf8"))
+}
+
+/** An answer that arrived but cannot be used: too large, or malformed framing. Not worth a retry. */
+function unreadableAnswer(cause: unknown, maxBytes: number, request: RequestSummary): ServiceScanResponseError | undefined {
+  if (cause instanceof BodyTooLargeError) {
+    return new ServiceScanResponseError(`The answer is larger than ${maxBytes} bytes`, undefined, { request })
+  }
+  if (cause instanceof HttpProtocolError) {
+    return new ServiceScanResponseError(cause.message, undefined, { request, cause })
+  }
+  return undefined
 }
 
 /** The typed error of a non-2xx answer, from its status, headers and (when read) body. */

@@ -259,4 +259,87 @@ describe("HttpClient connections (a real HTTP server)", () => {
     expect(response.data.length).toBe(body.length)
     expect(response.data.equals(body)).toBe(true)
   })
+
+  describe("a largeAnswer (read through streamedGet's pooled buffers)", () => {
+    const body = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 11) % 256))
+
+    it("reads bytes, text and JSON whole, on a connection of its own", async () => {
+      const answers: Record<string, [string, Buffer]> = {
+        "/bytes": ["application/octet-stream", body],
+        "/text": ["text/xml", Buffer.from("<a>é</a>")],
+        "/json": ["application/json", Buffer.from('{"cases":[1,2]}')],
+      }
+      respond = (req, res) => {
+        const [type, bytes] = answers[req.url ?? ""]
+        res.writeHead(200, { "content-type": type, "content-length": String(bytes.length) })
+        res.end(bytes)
+      }
+      const client = new HttpClient({ baseUrl, maxRetries: 0 })
+      const bytes = await client.request<Buffer>({ method: "GET", path: "/bytes", responseType: "bytes", largeAnswer: true })
+      expect(Buffer.isBuffer(bytes.data) && bytes.data.equals(body)).toBe(true)
+      expect((await client.request({ method: "GET", path: "/text", responseType: "text", largeAnswer: true })).data).toBe("<a>é</a>")
+      expect((await client.request({ method: "GET", path: "/json", largeAnswer: true })).data).toEqual({ cases: [1, 2] })
+      // streamedGet's own connections, not the keep-alive pool's.
+      expect(seen.map((s) => [s.connection, s.socket])).toEqual([
+        ["close", 1],
+        ["close", 2],
+        ["close", 3],
+      ])
+    })
+
+    it("asks again after a connection cut mid-body, within the attempt's retries", async () => {
+      respond = (_req, res) => {
+        res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(body.length) })
+        if (seen.length === 1) {
+          res.write(body.subarray(0, 1000), () => res.socket?.destroy())
+          return
+        }
+        res.end(body)
+      }
+      const retries: string[] = []
+      const client = new HttpClient({ baseUrl, maxRetries: 1, backoff: { baseMs: 1, capMs: 1 }, onRetry: (event) => retries.push(event.reason) })
+      const response = await client.request<Buffer>({ method: "GET", path: "/bytes", responseType: "bytes", largeAnswer: true })
+      expect(response.data.equals(body)).toBe(true)
+      expect(seen).toHaveLength(2)
+      expect(retries).toHaveLength(1)
+    })
+
+    it("times out a body that stops coming, and asks again", async () => {
+      respond = (_req, res) => {
+        res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(body.length) })
+        res.write(body.subarray(0, 1000))
+        // ...and never the rest.
+      }
+      const client = new HttpClient({ baseUrl, timeoutMs: 150, maxRetries: 1, backoff: { baseMs: 1, capMs: 1 } })
+      const error = await client.request({ method: "GET", path: "/bytes", responseType: "bytes", largeAnswer: true }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ServiceScanTimeoutError)
+      expect((error as Error).message).toBe(`GET ${baseUrl}/bytes timed out after 150 ms`)
+      expect(seen).toHaveLength(2)
+    })
+
+    it("refuses an answer over maxBytes once its Content-Length says so, without asking again", async () => {
+      respond = (_req, res) => {
+        res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(body.length) })
+        res.end(body)
+      }
+      const client = new HttpClient({ baseUrl, maxRetries: 2, backoff: { baseMs: 1, capMs: 1 } })
+      const error = await client
+        .request({ method: "GET", path: "/bytes", responseType: "bytes", maxBytes: 10_000, largeAnswer: true })
+        .catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ServiceScanResponseError)
+      expect((error as Error).message).toBe("The answer is larger than 10000 bytes")
+      expect(seen).toHaveLength(1)
+    })
+
+    it("answers a non-2xx as the typed HTTP error, with its body", async () => {
+      respond = (_req, res) => {
+        res.writeHead(403, { "content-type": "application/json" })
+        res.end('{"error":"Forbidden"}')
+      }
+      const client = new HttpClient({ baseUrl, maxRetries: 0 })
+      const error = await client.request({ method: "GET", path: "/bytes", responseType: "bytes", largeAnswer: true }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ServiceScanHttpError)
+      expect(error).toMatchObject({ status: 403, body: { error: "Forbidden" } })
+    })
+  })
 })

@@ -345,6 +345,8 @@ export class WorldpayDisputeGateway implements DisputeGateway {
         headers: this.headers({}),
         responseType: "bytes",
         maxBytes: this.maxRetrievalBytes,
+        // Megabytes of XML: read through pooled buffers, not Node's per-chunk ones (lib/http/client).
+        largeAnswer: true,
         timeoutMs: this.retrievalTimeoutMs,
       })
       body = response.data

@@ -1,5 +1,7 @@
 import { http, HttpResponse } from "msw"
 import type { setupServer } from "msw/node"
+import { createServer, Server } from "node:http"
+import type { AddressInfo } from "node:net"
 import { inspect } from "node:util"
 import type { RetryEvent } from "../../../../../lib/http"
 import { WorldpayDisputeGateway, WorldpayDisputeGatewayOptions } from ".."
@@ -58,6 +60,59 @@ export function worldpay(seen: Seen[], answer: (request: Seen) => Response | Pro
     seen.push(record)
     return answer(record)
   })
+}
+
+/**
+ * Worldpay on loopback, a real HTTP server, for the retrievals: they are read
+ * through raw sockets (`largeAnswer`, lib/http/streamed-get), which MSW does
+ * not see. `use` sets how it answers (as `worldpay` does for MSW) until the
+ * spec ends; `base` is its URL, to pass as the gateway's `url`.
+ */
+export function localWorldpay(): { readonly base: string; use(seen: Seen[], answer: (request: Seen) => Response | Promise<Response>): void } {
+  let server: Server | undefined
+  let base = ""
+  let handler: ((request: Seen) => Response | Promise<Response>) | undefined
+  let log: Seen[] = []
+  beforeAll(async () => {
+    server = createServer(async (req, res) => {
+      const parts: Buffer[] = []
+      for await (const part of req) {
+        parts.push(part as Buffer)
+      }
+      const headers = new Headers()
+      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+        headers.append(req.rawHeaders[i], req.rawHeaders[i + 1])
+      }
+      const record: Seen = { method: req.method ?? "", url: new URL(req.url ?? "/", base), headers, body: Buffer.concat(parts) }
+      log.push(record)
+      try {
+        const answer = handler ? await handler(record) : new Response("no answer set for this spec", { status: 599 })
+        res.writeHead(answer.status, Object.fromEntries(answer.headers))
+        res.end(Buffer.from(await answer.arrayBuffer()))
+      } catch {
+        res.destroy()
+      }
+    })
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve))
+    base = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`
+  })
+  afterEach(() => {
+    handler = undefined
+    log = []
+  })
+  afterAll(async () => {
+    server?.closeAllConnections()
+    await new Promise((resolve) => server?.close(resolve))
+  })
+  return {
+    get base() {
+      return base
+    },
+    use(seen, answer) {
+      log = seen
+      handler = answer
+    },
+  }
 }
 
 export function listen(server: ReturnType<typeof setupServer>): void {

@@ -1,15 +1,12 @@
-import { setupServer } from "msw/node"
 import { DisputeGatewayConfigurationError } from "../../errors"
-import { BASE, BASIC, caseXml, caught, errorXml, FULL_CASE, gateway, listen, MEDIA_TYPE, retrievalXml, Seen, worldpay, xmlAnswer } from "./helpers"
+import { BASIC, caseXml, caught, errorXml, FULL_CASE, gateway, localWorldpay, MEDIA_TYPE, retrievalXml, Seen, xmlAnswer } from "./helpers"
 
-const server = setupServer()
-listen(server)
+const local = localWorldpay()
 
 describe("WorldpayDisputeGateway.listActionableCases", () => {
   it("GETs chargebacks?actionable=true and reads the cases waiting for the merchant", async () => {
     const seen: Seen[] = []
-    server.use(
-      worldpay(seen, () =>
+    local.use(seen, () =>
         xmlAnswer(
           retrievalXml([
             caseXml({ ...FULL_CASE, currentQueue: "Merchant", representedAmount: undefined, representedCurrencyType: undefined }, [
@@ -18,9 +15,8 @@ describe("WorldpayDisputeGateway.listActionableCases", () => {
           ])
         )
       )
-    )
-    const cases = await gateway().instance.listActionableCases()
-    expect(seen.map((request) => [request.method, request.url.toString()])).toEqual([["GET", `${BASE}/chargebacks?actionable=true`]])
+    const cases = await gateway({ url: local.base }).instance.listActionableCases()
+    expect(seen.map((request) => [request.method, request.url.toString()])).toEqual([["GET", `${local.base}/chargebacks?actionable=true`]])
     expect(seen[0].headers.get("authorization")).toBe(BASIC)
     expect(seen[0].headers.get("accept")).toBe(MEDIA_TYPE)
     expect(cases).toEqual([
@@ -29,8 +25,8 @@ describe("WorldpayDisputeGateway.listActionableCases", () => {
   })
 
   it("maps 403 to a configuration error", async () => {
-    server.use(worldpay([], () => xmlAnswer(errorXml("Forbidden"), 403)))
-    const error = await caught(gateway().instance.listActionableCases())
+    local.use([], () => xmlAnswer(errorXml("Forbidden"), 403))
+    const error = await caught(gateway({ url: local.base }).instance.listActionableCases())
     expect(error).toBeInstanceOf(DisputeGatewayConfigurationError)
     expect(error).toMatchObject({ status: 403 })
   })

@@ -1,10 +1,8 @@
 import { HttpResponse } from "msw"
-import { setupServer } from "msw/node"
 import { ServiceScanHttpError, ServiceScanResponseError } from "../../../../../lib/http"
 import { DisputeGatewayConfigurationError } from "../../errors"
 import { DisputeGatewayProtocolError, DisputeGatewayRefusal } from "../../types"
 import {
-  BASE,
   BASIC,
   caseXml,
   caught,
@@ -13,16 +11,14 @@ import {
   FULL_CASE,
   FULL_RECORD,
   gateway,
-  listen,
+  localWorldpay,
   MEDIA_TYPE,
   retrievalXml,
   Seen,
-  worldpay,
   xmlAnswer,
 } from "./helpers"
 
-const server = setupServer()
-listen(server)
+const local = localWorldpay()
 
 describe("WorldpayDisputeGateway.listCasesByActivityDate", () => {
   it("GETs chargebacks?date= with Basic auth and the Chargeback API media type, and reads every case", async () => {
@@ -30,13 +26,13 @@ describe("WorldpayDisputeGateway.listCasesByActivityDate", () => {
     const second = caseXml({ ...FULL_CASE, caseId: "397892775807", currentQueue: "Merchant" }, [
       { activityDate: "2025-01-31", activityType: "Assign To Merchant", fromQueue: "Vantiv", toQueue: "Merchant" },
     ])
-    server.use(worldpay(seen, () => xmlAnswer(retrievalXml([caseXml(), second]))))
+    local.use(seen, () => xmlAnswer(retrievalXml([caseXml(), second])))
 
-    const cases = await gateway().instance.listCasesByActivityDate("2025-01-31")
+    const cases = await gateway({ url: local.base }).instance.listCasesByActivityDate("2025-01-31")
 
     expect(seen).toHaveLength(1)
     expect(seen[0].method).toBe("GET")
-    expect(`${seen[0].url.origin}${seen[0].url.pathname}`).toBe(`${BASE}/chargebacks`)
+    expect(`${seen[0].url.origin}${seen[0].url.pathname}`).toBe(`${local.base}/chargebacks`)
     expect([...seen[0].url.searchParams]).toEqual([["date", "2025-01-31"]])
     expect(seen[0].headers.get("authorization")).toBe(BASIC)
     expect(seen[0].headers.get("accept")).toBe(MEDIA_TYPE)
@@ -48,13 +44,12 @@ describe("WorldpayDisputeGateway.listCasesByActivityDate", () => {
   })
 
   it("reads a day without cases as an empty list", async () => {
-    server.use(worldpay([], () => xmlAnswer(retrievalXml([]))))
-    await expect(gateway().instance.listCasesByActivityDate("2025-02-01")).resolves.toEqual([])
+    local.use([], () => xmlAnswer(retrievalXml([])))
+    await expect(gateway({ url: local.base }).instance.listCasesByActivityDate("2025-02-01")).resolves.toEqual([])
   })
 
   it("keeps only the configured merchant's cases when the credentials open several", async () => {
-    server.use(
-      worldpay([], () =>
+    local.use([], () =>
         xmlAnswer(
           retrievalXml([
             caseXml({ ...FULL_CASE, caseId: "1", merchantId: "1288791" }),
@@ -63,15 +58,13 @@ describe("WorldpayDisputeGateway.listCasesByActivityDate", () => {
           ])
         )
       )
-    )
-    const cases = await gateway({ merchantId: "1288791" }).instance.listCasesByActivityDate("2025-01-31")
+    const cases = await gateway({ url: local.base, merchantId: "1288791" }).instance.listCasesByActivityDate("2025-01-31")
     expect(cases.map((kase) => kase.caseId)).toEqual(["1", "3"])
   })
 
   it("retries a 503 and a reset connection (a read), and the retry events carry no credentials", async () => {
     const seen: Seen[] = []
-    server.use(
-      worldpay(seen, () => {
+    local.use(seen, () => {
         if (seen.length === 1) {
           return HttpResponse.json({ error: "Service unavailable" }, { status: 503 })
         }
@@ -80,31 +73,28 @@ describe("WorldpayDisputeGateway.listCasesByActivityDate", () => {
         }
         return xmlAnswer(retrievalXml([caseXml()]))
       })
-    )
-    const { instance, retries } = gateway({ maxRetries: 2 })
+    const { instance, retries } = gateway({ url: local.base, maxRetries: 2 })
     await expect(instance.listCasesByActivityDate("2025-01-31")).resolves.toHaveLength(1)
     expect(seen).toHaveLength(3)
     expect(retries.map((event) => event.attempt)).toEqual([1, 2])
-    expect(retries[0].request).toEqual({ method: "GET", url: `${BASE}/chargebacks?date=2025-01-31` })
+    expect(retries[0].request).toEqual({ method: "GET", url: `${local.base}/chargebacks?date=2025-01-31` })
     expectNoSecret(retries)
   })
 
   it("refuses a malformed day before sending anything", async () => {
-    const { instance } = gateway()
+    const { instance } = gateway({ url: local.base })
     for (const day of ["2025-1-31", "2025-13-01", "31/01/2025", "", "2025-01-31&actionable=true"]) {
       await expect(instance.listCasesByActivityDate(day)).rejects.toThrow(TypeError)
     }
   })
 
   it("maps 401 to a configuration error that names what to check and not the credentials", async () => {
-    server.use(
-      worldpay([], () =>
+    local.use([], () =>
         xmlAnswer(errorXml("You are not authorized to access this resource. Please check your credentials."), 401, {
           "www-authenticate": 'Basic realm="Chargeback API"',
         })
       )
-    )
-    const error = await caught(gateway().instance.listCasesByActivityDate("2025-01-31"))
+    const error = await caught(gateway({ url: local.base }).instance.listCasesByActivityDate("2025-01-31"))
     expect(error).toBeInstanceOf(DisputeGatewayConfigurationError)
     expect(error).toMatchObject({ gateway: "worldpay", status: 401 })
     expect(error.message).toBe(
@@ -116,12 +106,10 @@ describe("WorldpayDisputeGateway.listCasesByActivityDate", () => {
   })
 
   it("maps a 400 to a refusal carrying Worldpay's errors", async () => {
-    server.use(
-      worldpay([], () =>
+    local.use([], () =>
         xmlAnswer(errorXml("Bad Request. Error in request. Poorly formatted header/xml or cannot perform activity."), 400)
       )
-    )
-    const error = await caught(gateway().instance.listCasesByActivityDate("2025-01-31"))
+    const error = await caught(gateway({ url: local.base }).instance.listCasesByActivityDate("2025-01-31"))
     expect(error).toBeInstanceOf(DisputeGatewayRefusal)
     expect(error).toMatchObject({ code: "400" })
     expect(error.message).toContain("Poorly formatted header/xml")
@@ -129,8 +117,8 @@ describe("WorldpayDisputeGateway.listCasesByActivityDate", () => {
 
   it("keeps a 500 the HTTP core's error after the retries", async () => {
     const seen: Seen[] = []
-    server.use(worldpay(seen, () => new HttpResponse("oops", { status: 500 })))
-    const error = await caught(gateway({ maxRetries: 1 }).instance.listCasesByActivityDate("2025-01-31"))
+    local.use(seen, () => new HttpResponse("oops", { status: 500 }))
+    const error = await caught(gateway({ url: local.base, maxRetries: 1 }).instance.listCasesByActivityDate("2025-01-31"))
     expect(error).toBeInstanceOf(ServiceScanHttpError)
     expect(seen).toHaveLength(2)
     expectNoSecret(error)
@@ -143,16 +131,16 @@ describe("WorldpayDisputeGateway.listCasesByActivityDate", () => {
     ["a case without an amount", retrievalXml([caseXml({ ...FULL_CASE, chargebackAmount: undefined })])],
     ["a decimal amount", retrievalXml([caseXml({ ...FULL_CASE, chargebackAmount: "19.99" })])],
   ])("answers %s with a protocol error", async (_label, body) => {
-    server.use(worldpay([], () => xmlAnswer(body)))
-    const error = await caught(gateway().instance.listCasesByActivityDate("2025-01-31"))
+    local.use([], () => xmlAnswer(body))
+    const error = await caught(gateway({ url: local.base }).instance.listCasesByActivityDate("2025-01-31"))
     expect(error).toBeInstanceOf(DisputeGatewayProtocolError)
     expect(error).toMatchObject({ gateway: "worldpay" })
   })
 
   it("refuses an answer over maxRetrievalBytes without reading it whole", async () => {
     const body = retrievalXml(Array.from({ length: 50 }, () => caseXml()))
-    server.use(worldpay([], () => xmlAnswer(body)))
-    const error = await caught(gateway({ maxRetrievalBytes: 10_000 }).instance.listCasesByActivityDate("2025-01-31"))
+    local.use([], () => xmlAnswer(body))
+    const error = await caught(gateway({ url: local.base, maxRetrievalBytes: 10_000 }).instance.listCasesByActivityDate("2025-01-31"))
     expect(error).toBeInstanceOf(ServiceScanResponseError)
     expect(error.message).toBe("The answer is larger than 10000 bytes")
   })
