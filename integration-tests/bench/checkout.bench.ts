@@ -20,7 +20,7 @@ import { completeCart, sendFormResult, startCheckout, StoreCheckout } from "../h
  * BENCH_PROFILE=<file.cpuprofile> profiles the app over these (both providers).
  *
  * Then throughput: BENCH_CONCURRENCY (default 4) completions at a time,
- * BENCH_THROUGHPUT_N orders per provider (default 48) in batches of three
+ * BENCH_THROUGHPUT_N orders per provider (default 144) in batches of three
  * times the concurrency, alternating providers batch by batch. Carts, payment
  * sessions and hosted forms of a batch are made first, untimed; the batch's
  * wall time from the first completion sent to the last answered is what
@@ -36,7 +36,7 @@ const N = Number(process.env.BENCH_N ?? 40)
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4)
 const BATCH = CONCURRENCY * 3
-const THROUGHPUT_N = Math.max(BATCH, Math.round(Number(process.env.BENCH_THROUGHPUT_N ?? 48) / BATCH) * BATCH)
+const THROUGHPUT_N = Math.max(BATCH, Math.round(Number(process.env.BENCH_THROUGHPUT_N ?? 144) / BATCH) * BATCH)
 
 type Stats = { requests: Record<string, number> }
 
