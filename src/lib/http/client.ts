@@ -26,9 +26,11 @@ import { BodyCollector, BodyTooLargeError, HttpProtocolError, StreamedBody, stre
  * and peaks at ~250 MB, reached before the run even starts.
  * MSW intercepts `node:http` as it does fetch, so wire-level specs still work.
  *
- * Streamed answers (`responseType: "stream"`, the evidence images) are the
- * exception: they are read by `streamedGet`, into pooled buffers that are
- * reused, on a connection of their own (see there why).
+ * Streamed answers (`responseType: "stream"`, the evidence images) and large
+ * ones (`largeAnswer`, Worldpay's case lists) are the exception: they are read
+ * by `streamedGet`, into pooled buffers that are reused, on a connection of
+ * their own (see there why). MSW does not see those; their specs run against
+ * real local servers.
  */
 
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE"
@@ -98,7 +100,8 @@ export type RequestOptions = {
    * The answer may run to many megabytes (a day's chargeback cases). A GET
    * read as json, text or bytes then goes on a connection of its own and is
    * read through `streamedGet`'s pooled socket reads into one buffer of the
-   * declared length. Node's HTTP client would allocate every byte twice, in
+   * declared length (an answer without a Content-Length is gathered in parts
+   * and joined). Node's HTTP client would allocate every byte twice, in
    * Buffers V8 collects only 32 MB at a time (bench/README.md, "The RSS
    * growth, found and fixed"). Retries and the deadline are those of any
    * buffered answer.
@@ -375,6 +378,7 @@ export class HttpClient {
         transportFailure(cause, { timedOut, timeoutMs, summary, connected: exchange.connected, signal: options.signal })
       )
     } finally {
+      // A safeguard: a settled readAll has ended the exchange already.
       exchange.destroy()
     }
   }

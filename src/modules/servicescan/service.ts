@@ -1129,8 +1129,9 @@ export default class ServiceScanModuleService extends MedusaService({
    * added, which is what a compensation removes. One statement: it runs for
    * every order placed, where reading the known ones first, then creating
    * the rest through the ORM, took three round trips and two entity passes.
+   * (So no `payment_ref` created events are emitted; nothing listens for them.)
    */
-  @InjectManager()
+  @InjectTransactionManager()
   async recordPaymentRefs(
     refs: {
       payment_id: string
@@ -1145,7 +1146,7 @@ export default class ServiceScanModuleService extends MedusaService({
     if (!refs.length) {
       return []
     }
-    const manager = sharedContext.manager as SqlEntityManager
+    const manager = sharedContext.transactionManager as SqlEntityManager
     const rows: { payment_id: string }[] = await manager.execute(
       `INSERT INTO ${R.table} (${R.col.id}, ${R.col.payment_id}, ${R.col.order_id}, ${R.col.processor_transaction_id},
                                ${R.col.processor_order_id}, ${R.col.scan_id}, ${R.col.token_fingerprint})

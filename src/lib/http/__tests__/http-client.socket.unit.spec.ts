@@ -279,6 +279,8 @@ describe("HttpClient connections (a real HTTP server)", () => {
       expect(Buffer.isBuffer(bytes.data) && bytes.data.equals(body)).toBe(true)
       expect((await client.request({ method: "GET", path: "/text", responseType: "text", largeAnswer: true })).data).toBe("<a>é</a>")
       expect((await client.request({ method: "GET", path: "/json", largeAnswer: true })).data).toEqual({ cases: [1, 2] })
+      // Still its own bytes after two more downloads through the same pool: not a view of a pooled buffer.
+      expect(bytes.data.equals(body)).toBe(true)
       // streamedGet's own connections, not the keep-alive pool's.
       expect(seen.map((s) => [s.connection, s.socket])).toEqual([
         ["close", 1],

@@ -85,13 +85,26 @@ export function localWorldpay(): { readonly base: string; use(seen: Seen[], answ
       }
       const record: Seen = { method: req.method ?? "", url: new URL(req.url ?? "/", base), headers, body: Buffer.concat(parts) }
       log.push(record)
+      let answer: Response
       try {
-        const answer = handler ? await handler(record) : new Response("no answer set for this spec", { status: 599 })
-        res.writeHead(answer.status, Object.fromEntries(answer.headers))
-        res.end(Buffer.from(await answer.arrayBuffer()))
-      } catch {
-        res.destroy()
+        answer = handler ? await handler(record) : new Response("no answer set for this spec", { status: 599 })
+      } catch (error) {
+        // A mistake in a spec's handler shows as one, not as a network failure.
+        res.writeHead(500, { "content-type": "text/plain" }).end(`spec handler failed: ${(error as Error).message}`)
+        return
       }
+      if (answer.type === "error") {
+        // `Response.error()` (MSW's `HttpResponse.error()`): the connection is reset, as MSW does.
+        res.socket?.resetAndDestroy()
+        return
+      }
+      // With a Content-Length, as Worldpay sends a retrieval, unless the spec frames it otherwise.
+      const body = Buffer.from(await answer.arrayBuffer())
+      const answerHeaders = Object.fromEntries(answer.headers)
+      if (!answerHeaders["transfer-encoding"]) {
+        answerHeaders["content-length"] = String(body.length)
+      }
+      res.writeHead(answer.status, answerHeaders).end(body)
     })
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve))
     base = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`

@@ -78,6 +78,10 @@ describe("WorldpayDisputeGateway.listCasesByActivityDate", () => {
     expect(seen).toHaveLength(3)
     expect(retries.map((event) => event.attempt)).toEqual([1, 2])
     expect(retries[0].request).toEqual({ method: "GET", url: `${local.base}/chargebacks?date=2025-01-31` })
+    expect(retries.map((event) => event.reason)).toEqual([
+      `GET ${local.base}/chargebacks?date=2025-01-31 answered 503: Service unavailable`,
+      `Could not reach GET ${local.base}/chargebacks?date=2025-01-31: read ECONNRESET`,
+    ])
     expectNoSecret(retries)
   })
 
