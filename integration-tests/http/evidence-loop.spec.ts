@@ -7,6 +7,9 @@ import type ServiceScanModuleService from "../../src/modules/servicescan/service
 import type { DisputeCaseRow } from "../../src/modules/servicescan/service"
 import { importServiceScanDisputeCases } from "../../src/workflows/run-dispute-case-import"
 import { runAutoResponses } from "../../src/workflows/run-auto-responses"
+import { recordPaymentRefsWorkflow } from "../../src/workflows/record-payment-refs"
+import { recordPaymentRefsStep } from "../../src/workflows/steps/record-payment-refs"
+import { createStep, createWorkflow, WorkflowData, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { checkoutWithCard } from "../helpers/checkout"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, TestSandbox } from "../helpers/sandbox"
 import { SeededStore, seedStore } from "../helpers/store"
@@ -342,5 +345,39 @@ medusaIntegrationTestRunner({
         expect((await service().listChargebacks({ external_id: caseId })).length).toBe(1)
       }
     }, 600_000)
+
+    it("recording payment references undoes only what its own run added when the workflow fails after it", async () => {
+      const kept = await paidOrder()
+      const added = await paidOrder()
+      // The second order's reference as if its subscriber had never run: the failing run adds it.
+      const [ref] = await service().listPaymentRefs({ order_id: added.orderId })
+      await service().deletePaymentRefs([ref.id])
+
+      const { errors } = await recordRefsThenFail(container).run({
+        input: { order_ids: [kept.orderId, added.orderId] },
+        throwOnError: false,
+      })
+      expect(errors.map((e) => e.error?.message)).toEqual(["a later step failed"])
+      // Recorded before the run: left alone. Added by the run: removed with it.
+      expect(await service().listPaymentRefs({ order_id: kept.orderId })).toHaveLength(1)
+      expect(await service().listPaymentRefs({ order_id: added.orderId })).toHaveLength(0)
+
+      // The step does add it when nothing fails after it, so the removal above was the compensation's.
+      const { result } = await recordPaymentRefsWorkflow(container).run({ input: { order_ids: [kept.orderId, added.orderId] } })
+      expect(result).toBe(1)
+      expect(await service().listPaymentRefs({ order_id: added.orderId })).toHaveLength(1)
+    })
   },
 })
+
+/** The order.placed step, then a step that fails: the engine compensates the first. */
+const recordRefsThenFail = createWorkflow(
+  "test-servicescan-record-payment-refs-then-fail",
+  (input: WorkflowData<{ order_ids: string[] }>) => {
+    recordPaymentRefsStep(input)
+    createStep("test-servicescan-fail-after-refs", async () => {
+      throw new Error("a later step failed")
+    })()
+    return new WorkflowResponse(undefined)
+  }
+)
