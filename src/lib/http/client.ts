@@ -351,15 +351,16 @@ export class HttpClient {
       options.signal?.removeEventListener("abort", onAbort)
     })
 
+    // A malformed answer will be malformed again: unreadable, not worth a retry.
+    const failure = (cause: unknown) =>
+      unreadableAnswer(cause, maxBytes, summary) ??
+      transportFailure(cause, { timedOut, timeoutMs, summary, connected: exchange.connected, signal: options.signal })
+
     let head: Awaited<typeof exchange.head>
     try {
       head = await exchange.head
     } catch (cause) {
-      // A malformed answer will be malformed again: unreadable, not worth a retry.
-      throw (
-        unreadableAnswer(cause, maxBytes, summary) ??
-        transportFailure(cause, { timedOut, timeoutMs, summary, connected: exchange.connected, signal: options.signal })
-      )
+      throw failure(cause)
     }
     if (head.status < 200 || head.status > 299) {
       const errorBody = await exchange.readAll(maxBytes).catch(() => undefined)
@@ -369,17 +370,12 @@ export class HttpClient {
       headIn = true
       return { status: head.status, headers: head.headers, data: exchange as StreamedBody as T }
     }
+    // Settled either way, readAll has closed the connection and given back its buffers.
     try {
       const bytes = await exchange.readAll(maxBytes)
       return { status: head.status, headers: head.headers, data: decodeBody(bytes, options.responseType ?? "json") as T }
     } catch (cause) {
-      throw (
-        unreadableAnswer(cause, maxBytes, summary) ??
-        transportFailure(cause, { timedOut, timeoutMs, summary, connected: exchange.connected, signal: options.signal })
-      )
-    } finally {
-      // A safeguard: a settled readAll has ended the exchange already.
-      exchange.destroy()
+      throw failure(cause)
     }
   }
 

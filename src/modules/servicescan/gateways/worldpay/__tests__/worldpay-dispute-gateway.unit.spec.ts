@@ -25,6 +25,11 @@ const server = setupServer()
 listen(server)
 const local = localWorldpay()
 
+/** Lets single calls through MSW to the local server, where the retrievals (raw sockets, unseen by MSW) go too. */
+function allCallsToLocal(): void {
+  server.use(http.all(`${local.base}/*`, () => passthrough()))
+}
+
 describe("WorldpayDisputeGateway", () => {
   it("implements DisputeGateway under the name worldpay", () => {
     const { instance } = gateway()
@@ -90,8 +95,7 @@ describe("WorldpayDisputeGateway", () => {
 
   it("gives retrievals a longer per-attempt timeout than single calls", async () => {
     const seen: Seen[] = []
-    // Both kinds of call at one local server (a retrieval goes over raw sockets, which MSW does not see).
-    server.use(http.all(`${local.base}/*`, () => passthrough()))
+    allCallsToLocal()
     local.use(seen, async () => {
       await new Promise((resolve) => setTimeout(resolve, 150))
       return xmlAnswer(retrievalXml([]))
@@ -106,8 +110,7 @@ describe("WorldpayDisputeGateway", () => {
   it("never logs: the gateway writes nothing to the console, even on failures", async () => {
     const spies = (["log", "info", "warn", "error", "debug"] as const).map((level) => jest.spyOn(console, level).mockImplementation(() => undefined))
     try {
-      // Both kinds of call at one local server (a retrieval goes over raw sockets, which MSW does not see).
-      server.use(http.all(`${local.base}/*`, () => passthrough()))
+      allCallsToLocal()
       const seen: Seen[] = []
       local.use(seen, () => HttpResponse.json({ error: "Service unavailable" }, { status: 503 }))
       const { instance } = gateway({ url: local.base, maxRetries: 1 })
