@@ -9,7 +9,11 @@ loadEnv("test", process.cwd())
  * `npm test` (scripts/test.mjs) runs all of them against one throw-away database server.
  */
 const testMatch = {
-  unit: ["<rootDir>/src/**/__tests__/**/*.unit.spec.[jt]s?(x)"],
+  unit: [
+    "<rootDir>/src/**/__tests__/**/*.unit.spec.[jt]s?(x)",
+    // The benches' own arithmetic (integration-tests/bench/precision.ts).
+    "<rootDir>/integration-tests/bench/__tests__/*.unit.spec.[jt]s",
+  ],
   "integration:modules": ["<rootDir>/src/modules/*/__tests__/**/*.spec.[jt]s"],
   "integration:http": ["<rootDir>/integration-tests/http/**/*.spec.[jt]s"],
   // Benchmarks boot the app like the http suites but only print figures (scripts/bench.mjs).

@@ -58,19 +58,23 @@ const BENCHES = [
         /^ratio ([\d.]+) \(servicescan p50 (\d+) ms \/ system p50 (\d+) ms\), throughput ratio ([\d.]+) at concurrency (\d+) \(([\d.]+) \/ ([\d.]+) orders\/s\), ([\d.]+) requests per authorization$/m
       )
       const [, p50Ratio, ssP50, sysP50, tputRatio, concurrency, ssOps, sysOps, perAuth] = line
+      const interval = /^precision: p50 ratio 95 % interval ([\d.]+)-([\d.]+) /m.exec(text)
+      const error = /^precision: .*throughput ratio ±([\d.]+) /m.exec(text)
       return [
         {
           figure: "checkout p50 ratio (ServiceScan ÷ system provider)",
-          result: `${p50Ratio} (${ssP50} / ${sysP50} ms)`,
+          result: `${p50Ratio} (${ssP50} / ${sysP50} ms)${interval ? `; 95 % interval ${interval[1]}-${interval[2]}` : ""}`,
           target: "≤ 1.02",
           ok: num(p50Ratio) <= 1.02,
+          close: interval && num(interval[1]) <= 1.02 && num(interval[2]) > 1.02 ? "the line is inside the 95 % interval" : undefined,
           baseline: `Medusa's system provider, same app and run, interleaved: p50 ${sysP50} ms`,
         },
         {
           figure: `checkout throughput ratio at concurrency ${concurrency}`,
-          result: `${tputRatio} (${ssOps} / ${sysOps} orders/s)`,
+          result: `${tputRatio} (${ssOps} / ${sysOps} orders/s)${error ? `; ±${error[1]}` : ""}`,
           target: "≥ 0.97",
           ok: num(tputRatio) >= 0.97 && num(concurrency) === 4,
+          close: error ? withinError(tputRatio, 0.97, error[1]) : undefined,
           baseline: `system provider at the same concurrency: ${sysOps} orders/s`,
         },
         {
@@ -134,12 +138,14 @@ const BENCHES = [
       const [, ratio, growth] = match(text, /^image proxy: ratio ([\d.]+) of direct, RSS growth (-?\d+) MB$/m)
       const link = /^over a (\d+) Mbit\/s link a connection: .*direct (\d+) MB\/s, proxy (\d+) MB\/s$/m.exec(text)
       const rss = /^medusa process: RSS (\d+) MB before the first image/m.exec(text)
+      const precision = /^precision: ratio ±([\d.]+) /m.exec(text)
       return [
         {
           figure: "image proxy, 20 × 5 MB concurrent: throughput ÷ direct",
-          result: `${ratio}${link ? ` (${link[3]} / ${link[2]} MB/s)` : ""}`,
+          result: `${ratio}${link ? ` (${link[3]} / ${link[2]} MB/s)` : ""}${precision ? `; ±${precision[1]}` : ""}`,
           target: "≥ 0.9",
           ok: num(ratio) >= 0.9,
+          close: precision ? withinError(ratio, 0.9, precision[1]) : undefined,
           baseline: `the same downloads straight from the sandbox${link ? `, over the same ${link[1]} Mbit/s-a-connection link: ${link[2]} MB/s` : ""}`,
         },
         {
@@ -207,6 +213,11 @@ const BENCHES = [
 function heapOf(text) {
   const worker = /^measured process(?:es)?: heap sized as Node sizes it in a worker with ([\d,]+) MB/m.exec(text)
   return worker ? `, heap of a ${worker[1]} MB worker` : ", this machine's heap sizing"
+}
+
+/** Said beside a verdict whose figure is less than one standard error from its line: it could go either way. */
+function withinError(value, line, error) {
+  return Math.abs(num(value) - line) <= num(error) ? "within one standard error of the line" : undefined
 }
 
 function match(text, regex) {
@@ -326,7 +337,7 @@ const section = [
   "",
   "| figure | result | target | baseline | verdict |",
   "|---|---|---|---|---|",
-  ...rows.map((row) => `| ${cell(row.figure)} | ${cell(row.result)} | ${cell(row.target)} | ${cell(row.baseline)} | ${row.ok ? "**pass**" : "**miss**"} |`),
+  ...rows.map((row) => `| ${cell(row.figure)} | ${cell(row.result)} | ${cell(row.target)} | ${cell(row.baseline)} | ${row.ok ? "**pass**" : "**miss**"}${row.close ? ` (${row.close})` : ""} |`),
   "",
   "Recorded, no target this round:",
   "",
@@ -370,5 +381,7 @@ await mkdir(dirname(resultsFile), { recursive: true })
 await writeFile(resultsFile, header + section + (previous ? `\n${previous}` : ""))
 
 console.log(`\n==== bench/RESULTS.md: ${misses.length ? `${misses.length} of ${rows.length} figures missed` : `all ${rows.length} figures pass`} (${(totalSeconds / 60).toFixed(1)} min)`)
-for (const row of rows) console.log(`${row.ok ? "pass" : "MISS"}  ${row.figure}: ${row.result} (target ${row.target})`)
+for (const row of rows) {
+  console.log(`${row.ok ? "pass" : "MISS"}  ${row.figure}: ${row.result} (target ${row.target}${row.close ? `; ${row.close}` : ""})`)
+}
 process.exit(failed ? 1 : 0)

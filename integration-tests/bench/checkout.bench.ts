@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { ChildProcess } from "node:child_process"
 import { reserveSandboxUrl, sandboxFetch, submitTestForm } from "../helpers/sandbox"
+import { medianRatioInterval, percentile, ratioStandardError } from "./precision"
 import { startProfilerFromEnv } from "./profiler"
 import { startSandboxProcess } from "./sandbox-process"
 import { seedStore, SERVICESCAN_PROVIDER_ID, SYSTEM_PROVIDER_ID } from "../helpers/store"
@@ -40,10 +41,7 @@ const THROUGHPUT_N = Math.max(BATCH, Math.round(Number(process.env.BENCH_THROUGH
 
 type Stats = { requests: Record<string, number> }
 
-function percentile(sorted: number[], p: number): number {
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
-  return sorted[index]
-}
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
 
 jest.setTimeout(1_800_000)
 
@@ -122,16 +120,17 @@ medusaIntegrationTestRunner({
         )
         return Number(process.hrtime.bigint() - t0) / 1e6
       }
-      const wall = { servicescan: 0, system: 0 }
+      const batches = { servicescan: [] as number[], system: [] as number[] }
       for (let b = 0; b < THROUGHPUT_N / BATCH; b++) {
         if (b % 2 === 0) {
-          wall.servicescan += await completeBatch(prepareServiceScan, "servicescan")
-          wall.system += await completeBatch(prepareSystem, "system")
+          batches.servicescan.push(await completeBatch(prepareServiceScan, "servicescan"))
+          batches.system.push(await completeBatch(prepareSystem, "system"))
         } else {
-          wall.system += await completeBatch(prepareSystem, "system")
-          wall.servicescan += await completeBatch(prepareServiceScan, "servicescan")
+          batches.system.push(await completeBatch(prepareSystem, "system"))
+          batches.servicescan.push(await completeBatch(prepareServiceScan, "servicescan"))
         }
       }
+      const wall = { servicescan: sum(batches.servicescan), system: sum(batches.system) }
       const ssOps = THROUGHPUT_N / (wall.servicescan / 1000)
       const sysOps = THROUGHPUT_N / (wall.system / 1000)
 
@@ -148,12 +147,20 @@ medusaIntegrationTestRunner({
       system.sort((a, b) => a - b)
       const ssP50 = percentile(servicescan, 50)
       const sysP50 = percentile(system, 50)
+      // Every batch completes as many orders, so the throughput ratio is mean system batch time over mean ServiceScan one.
+      const p50Interval = medianRatioInterval(servicescan, system)
+      const batchCount = THROUGHPUT_N / BATCH
+      const throughputError = batchCount > 1 ? ratioStandardError(batches.system, batches.servicescan) : undefined
       const lines = [
         `checkouts: ${N} per provider after ${WARMUP} warm-up each (${SERVICESCAN_PROVIDER_ID} vs ${SYSTEM_PROVIDER_ID}), sandbox in its own process, latency 0`,
         `servicescan complete: p50 ${ssP50.toFixed(0)} ms, p95 ${percentile(servicescan, 95).toFixed(0)} ms`,
         `system      complete: p50 ${sysP50.toFixed(0)} ms, p95 ${percentile(system, 95).toFixed(0)} ms`,
         `throughput at concurrency ${CONCURRENCY}: ${THROUGHPUT_N} orders per provider in batches of ${BATCH}; servicescan ${ssOps.toFixed(2)} orders/s (${(wall.servicescan / 1000).toFixed(1)} s), system ${sysOps.toFixed(2)} orders/s (${(wall.system / 1000).toFixed(1)} s)`,
         `provider requests to the service and processor: ${providerRequests} for ${authorizations} authorizations (${JSON.stringify(stats.requests)})`,
+        `precision: p50 ratio 95 % interval ${p50Interval.low.toFixed(2)}-${p50Interval.high.toFixed(2)} (bootstrap over the ${N} checkouts of each), ` +
+          (throughputError === undefined
+            ? "throughput ratio: one batch of each, no spread to measure"
+            : `throughput ratio ±${throughputError.toFixed(2)} (one standard error over the ${batchCount} batches of each)`),
         `ratio ${(ssP50 / sysP50).toFixed(2)} (servicescan p50 ${ssP50.toFixed(0)} ms / system p50 ${sysP50.toFixed(0)} ms), ` +
           `throughput ratio ${(ssOps / sysOps).toFixed(2)} at concurrency ${CONCURRENCY} (${ssOps.toFixed(2)} / ${sysOps.toFixed(2)} orders/s), ` +
           `${(providerRequests / authorizations).toFixed(2)} requests per authorization`,

@@ -5,6 +5,7 @@ import { createInterface } from "node:readline"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { reserveSandboxUrl, sandboxFetch } from "../helpers/sandbox"
 import { adminToken } from "../helpers/store"
+import { ratioStandardError } from "./precision"
 import { startProfilerFromEnv } from "./profiler"
 import { startSandboxProcess } from "./sandbox-process"
 import { SERVICESCAN_MODULE } from "../../src/modules/servicescan"
@@ -250,6 +251,7 @@ medusaIntegrationTestRunner({
           throw new Error("the proxied images differ from the sandbox's")
         }
         const totals = { direct: { ms: 0, bytes: 0 }, proxy: { ms: 0, bytes: 0 } }
+        const roundMs = { direct: [] as number[], proxy: [] as number[] }
         const rounds: string[] = []
         for (let i = 0; i < ROUNDS; i++) {
           const order: ("direct" | "proxy")[] = i % 2 === 0 ? ["direct", "proxy"] : ["proxy", "direct"]
@@ -261,6 +263,7 @@ medusaIntegrationTestRunner({
             }
             totals[kind].ms += result.ms
             totals[kind].bytes += result.bytes
+            roundMs[kind].push(result.ms)
             round[kind] = result.ms
           }
           rounds.push(`${round.direct.toFixed(0)}/${round.proxy.toFixed(0)}`)
@@ -272,6 +275,8 @@ medusaIntegrationTestRunner({
           directMBps,
           proxyMBps,
           ratio: proxyMBps / directMBps,
+          // Every round moves the same bytes, so the ratio is mean direct time over mean proxied time.
+          ratioError: ROUNDS > 1 ? ratioStandardError(roundMs.direct, roundMs.proxy) : undefined,
           growth: {
             rss: mb(proxyPeak.rss - before.rss),
             heapUsed: mb(proxyPeak.heapUsed - before.heapUsed),
@@ -304,6 +309,9 @@ medusaIntegrationTestRunner({
         `on bare loopback afterwards (no link, for the record): round wall times direct/proxy (ms) ${loopback.rounds.join(", ")}; direct ${loopback.directMBps.toFixed(0)} MB/s, proxy ${loopback.proxyMBps.toFixed(0)} MB/s, ratio ${loopback.ratio.toFixed(2)}, peak ${growthOf(loopback)}`,
         `sandbox image requests: ${imageRequests} (${expected} expected: every download made, none served from elsewhere)`,
         `medusa process: RSS ${mb(before.rss).toFixed(0)} MB before the first image; peak while proxying over the link (sampled every 20 ms) ${growthOf(linked)}`,
+        ...(linked.ratioError === undefined
+          ? []
+          : [`precision: ratio ±${linked.ratioError.toFixed(2)} (one standard error over the ${ROUNDS} rounds of each kind over the link)`]),
         `image proxy: ratio ${linked.ratio.toFixed(2)} of direct, RSS growth ${linked.growth.rss.toFixed(0)} MB`,
       ]
       writeFileSync(process.env.BENCH_RESULT_FILE ?? "/dev/stdout", JSON.stringify({ lines }))

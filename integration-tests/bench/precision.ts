@@ -1,0 +1,74 @@
+/**
+ * How precise a bench's ratio is, from the repeated measurements it was made of. The benches
+ * print these beside their figures so that a pass or a miss by less than the figure's own
+ * uncertainty reads as what it is. Nothing here changes a figure or a verdict.
+ */
+
+function mean(values: number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / values.length
+}
+
+/** The sample standard deviation over the mean. */
+function relativeSpread(values: number[]): number {
+  const m = mean(values)
+  const variance = values.reduce((sum, value) => sum + (value - m) ** 2, 0) / (values.length - 1)
+  return Math.sqrt(variance) / m
+}
+
+/**
+ * One standard error of `mean(numerator) / mean(denominator)`, where each list holds one kind's
+ * repeated measurements (a batch's or a round's wall time), to first order (the delta method).
+ * The two kinds are treated as independent; drift within the run counts as spread, so the
+ * figure errs on the wide side.
+ */
+export function ratioStandardError(numerator: number[], denominator: number[]): number {
+  if (numerator.length < 2 || denominator.length < 2) {
+    throw new RangeError("a standard error needs at least two measurements of each kind")
+  }
+  const ratio = mean(numerator) / mean(denominator)
+  return (
+    ratio *
+    Math.sqrt(relativeSpread(numerator) ** 2 / numerator.length + relativeSpread(denominator) ** 2 / denominator.length)
+  )
+}
+
+/** The p-th percentile of ascending values, nearest rank (as the benches report their p50). */
+export function percentile(sorted: number[], p: number): number {
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  return sorted[index]
+}
+
+/** A small deterministic generator (mulberry32), so the same samples always print the same interval. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/**
+ * A 95 % percentile-bootstrap interval of `p50(numerator) / p50(denominator)`: each kind's
+ * samples are drawn again with replacement, `resamples` times, and the middle 95 % of the
+ * ratios so made is the interval.
+ */
+export function medianRatioInterval(
+  numerator: number[],
+  denominator: number[],
+  resamples = 2000,
+  seed = 1
+): { low: number; high: number } {
+  if (numerator.length === 0 || denominator.length === 0) {
+    throw new RangeError("an interval needs samples of both kinds")
+  }
+  const random = generator(seed)
+  const median = (values: number[]) => {
+    const drawn = values.map(() => values[Math.floor(random() * values.length)])
+    return percentile(drawn.sort((a, b) => a - b), 50)
+  }
+  const ratios = Array.from({ length: resamples }, () => median(numerator) / median(denominator)).sort((a, b) => a - b)
+  return { low: percentile(ratios, 2.5), high: percentile(ratios, 97.5) }
+}
