@@ -4,6 +4,8 @@
  * uncertainty reads as what it is. Nothing here changes a figure or a verdict.
  */
 
+import { random } from "../helpers/random"
+
 function mean(values: number[]): number {
   return values.reduce((sum, value) => sum + value, 0) / values.length
 }
@@ -38,22 +40,10 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[index]
 }
 
-/** A small deterministic generator (mulberry32), so the same samples always print the same interval. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /**
  * A 95 % percentile-bootstrap interval of `p50(numerator) / p50(denominator)`: each kind's
  * samples are drawn again with replacement, `resamples` times, and the middle 95 % of the
- * ratios so made is the interval.
+ * ratios so made is the interval. Seeded, so the same samples always print the same interval.
  */
 export function medianRatioInterval(
   numerator: number[],
@@ -64,9 +54,9 @@ export function medianRatioInterval(
   if (numerator.length === 0 || denominator.length === 0) {
     throw new RangeError("an interval needs samples of both kinds")
   }
-  const random = generator(seed)
+  const draw = random(seed)
   const median = (values: number[]) => {
-    const drawn = values.map(() => values[Math.floor(random() * values.length)])
+    const drawn = values.map(() => values[Math.floor(draw() * values.length)])
     return percentile(drawn.sort((a, b) => a - b), 50)
   }
   const ratios = Array.from({ length: resamples }, () => median(numerator) / median(denominator)).sort((a, b) => a - b)

@@ -19,7 +19,8 @@ import {
   type Sandbox,
   type SuiteAccount,
 } from "./lib/sandbox"
-import { pool, random, reconcileAbandoned, shop, type ShopperResult } from "./lib/shopper"
+import { random } from "../helpers/random"
+import { pool, reconcileAbandoned, shop, type ShopperResult } from "./lib/shopper"
 
 /**
  * Many store checkouts and chargebacks through the sandbox's faults (latency,

@@ -14,7 +14,8 @@ import {
   type Sandbox,
   type SuiteAccount,
 } from "./lib/sandbox"
-import { pool, random, shop } from "./lib/shopper"
+import { random } from "../helpers/random"
+import { pool, shop } from "./lib/shopper"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 

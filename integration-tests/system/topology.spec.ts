@@ -11,7 +11,8 @@ import {
   type Sandbox,
   type SuiteAccount,
 } from "./lib/sandbox"
-import { random, shop, type ShopperResult } from "./lib/shopper"
+import { random } from "../helpers/random"
+import { shop, type ShopperResult } from "./lib/shopper"
 
 /**
  * The plugin on Medusa's production topology: one `medusa start` process in

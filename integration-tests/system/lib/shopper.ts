@@ -5,18 +5,6 @@ import type { SeededStore } from "../../helpers/store"
 import { shopperCard, submitCardForm, type Sandbox, type SuiteAccount } from "./sandbox"
 import { sleep } from "./processes"
 
-/** A seeded pseudo-random source (mulberry32), so a run's choices can be replayed from its seed. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /**
  * How the shopper's own connection to the store misbehaves on one completion
  * (the sandbox's faults cover the store's connection to the service):

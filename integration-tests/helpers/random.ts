@@ -1,0 +1,14 @@
+/**
+ * A seeded pseudo-random source (mulberry32): the system suites replay a run's choices from its
+ * seed, and the benches print the same bootstrap interval for the same samples.
+ */
+export function random(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
