@@ -215,7 +215,7 @@ function heapOf(text) {
   return worker ? `, heap of a ${worker[1]} MB worker` : ", this machine's heap sizing"
 }
 
-/** Said beside a verdict whose figure is less than one standard error from its line: it could go either way. */
+/** Said beside a verdict whose figure is no farther than one standard error from its line: it could go either way. */
 function withinError(value, line, error) {
   return Math.abs(num(value) - line) <= num(error) ? "within one standard error of the line" : undefined
 }
