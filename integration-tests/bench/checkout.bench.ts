@@ -122,9 +122,9 @@ medusaIntegrationTestRunner({
         return Number(process.hrtime.bigint() - t0) / 1e6
       }
       // One untimed batch of each kind first, at the same concurrency. The first completions made
-      // four at a time pay one-time costs (more pooled connections to PostgreSQL and to the
-      // service, code first run concurrently); untimed here, they would all land on whichever
-      // kind the first timed batch is.
+      // four at a time cost more (measured: bench/README.md, "The first concurrent batch"; likely
+      // new pooled connections and code first run concurrently). Timed, that would all land on
+      // whichever kind the first timed batch is.
       await completeBatch(prepareServiceScan, "servicescan")
       await completeBatch(prepareSystem, "system")
       const batches = { servicescan: [] as number[], system: [] as number[] }
