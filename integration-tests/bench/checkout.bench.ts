@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { ChildProcess } from "node:child_process"
 import { reserveSandboxUrl, sandboxFetch, submitTestForm } from "../helpers/sandbox"
-import { medianRatioInterval, percentile, ratioStandardError } from "./precision"
+import { medianRatioInterval, percentile, ratioStandardError, sum } from "./precision"
 import { startProfilerFromEnv } from "./profiler"
 import { startSandboxProcess } from "./sandbox-process"
 import { seedStore, SERVICESCAN_PROVIDER_ID, SYSTEM_PROVIDER_ID } from "../helpers/store"
@@ -41,8 +41,6 @@ const BATCH = CONCURRENCY * 3
 const THROUGHPUT_N = Math.max(BATCH, Math.round(Number(process.env.BENCH_THROUGHPUT_N ?? 144) / BATCH) * BATCH)
 
 type Stats = { requests: Record<string, number> }
-
-const sum = (values: number[]) => values.reduce((total, value) => total + value, 0)
 
 jest.setTimeout(1_800_000)
 

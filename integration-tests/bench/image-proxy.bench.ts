@@ -5,7 +5,7 @@ import { createInterface } from "node:readline"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { reserveSandboxUrl, sandboxFetch } from "../helpers/sandbox"
 import { adminToken } from "../helpers/store"
-import { ratioStandardError } from "./precision"
+import { ratioStandardError, sum } from "./precision"
 import { startProfilerFromEnv } from "./profiler"
 import { startSandboxProcess } from "./sandbox-process"
 import { SERVICESCAN_MODULE } from "../../src/modules/servicescan"
@@ -250,26 +250,22 @@ medusaIntegrationTestRunner({
         if (warmDirect.digests.join() !== warmProxy.digests.join()) {
           throw new Error("the proxied images differ from the sandbox's")
         }
-        const totals = { direct: { ms: 0, bytes: 0 }, proxy: { ms: 0, bytes: 0 } }
         const roundMs = { direct: [] as number[], proxy: [] as number[] }
-        const rounds: string[] = []
         for (let i = 0; i < ROUNDS; i++) {
           const order: ("direct" | "proxy")[] = i % 2 === 0 ? ["direct", "proxy"] : ["proxy", "direct"]
-          const round: Record<string, number> = {}
           for (const kind of order) {
             const result = kind === "proxy" ? await timedProxy() : await direct()
             if (result.bytes !== DOWNLOADS * IMAGE_BYTES) {
               throw new Error(`${kind} round ${i} read ${result.bytes} bytes, expected ${DOWNLOADS * IMAGE_BYTES}`)
             }
-            totals[kind].ms += result.ms
-            totals[kind].bytes += result.bytes
             roundMs[kind].push(result.ms)
-            round[kind] = result.ms
           }
-          rounds.push(`${round.direct.toFixed(0)}/${round.proxy.toFixed(0)}`)
         }
-        const directMBps = mb(totals.direct.bytes) / (totals.direct.ms / 1000)
-        const proxyMBps = mb(totals.proxy.bytes) / (totals.proxy.ms / 1000)
+        const rounds = roundMs.direct.map((ms, i) => `${ms.toFixed(0)}/${roundMs.proxy[i].toFixed(0)}`)
+        // Every round read exactly DOWNLOADS × IMAGE_BYTES (checked above).
+        const bytes = ROUNDS * DOWNLOADS * IMAGE_BYTES
+        const directMBps = mb(bytes) / (sum(roundMs.direct) / 1000)
+        const proxyMBps = mb(bytes) / (sum(roundMs.proxy) / 1000)
         return {
           rounds,
           directMBps,

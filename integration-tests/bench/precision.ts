@@ -6,8 +6,12 @@
 
 import { random } from "../helpers/random"
 
+export function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0)
+}
+
 function mean(values: number[]): number {
-  return values.reduce((sum, value) => sum + value, 0) / values.length
+  return sum(values) / values.length
 }
 
 /** The sample standard deviation over the mean. */
