@@ -1,6 +1,7 @@
 import { http, HttpResponse, passthrough } from "msw"
 import { setupServer } from "msw/node"
 import { inspect } from "node:util"
+import { waitFor } from "../../../../../../integration-tests/helpers/wait"
 import { ServiceScanTimeoutError } from "../../../../../lib/http"
 import { DisputeGatewayConfigurationError } from "../../errors"
 import { isDisputeGateway } from "../../types"
@@ -105,6 +106,9 @@ describe("WorldpayDisputeGateway", () => {
     expect(seen).toHaveLength(1)
     expect(seen[0].url.pathname).toBe("/chargebacks")
     await expect(instance.getCase("1")).rejects.toBeInstanceOf(ServiceScanTimeoutError)
+    // The single call did reach the server, once: under load the client's timer can fire before the server logs it.
+    const paths = await waitFor(async () => seen.map((request) => request.url.pathname), (read) => read.length >= 2, 2_000)
+    expect(paths).toEqual(["/chargebacks", "/chargebacks/1"])
   })
 
   it("never logs: the gateway writes nothing to the console, even on failures", async () => {
