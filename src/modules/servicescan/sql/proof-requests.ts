@@ -118,22 +118,36 @@ export type ClaimedRow = Pick<ProofRequestRow, (typeof CLAIMED)[number]>
  * `FOR UPDATE SKIP LOCKED`, so two instances polling at once never take the
  * same rows, and rows of a run that dies come back when the lease runs out.
  */
-export async function claimProofRequests(
-  manager: SqlEntityManager,
-  input: { now: Date; leaseUntil: Date; limit: number; ids?: readonly string[] }
-): Promise<ClaimedRow[]> {
+export async function claimProofRequests(manager: SqlEntityManager, input: ClaimInput): Promise<ClaimedRow[]> {
+  const { sql, bindings } = claimStatement(input)
+  return await manager.execute(sql, bindings)
+}
+
+export type ClaimInput = { now: Date; leaseUntil: Date; limit: number; ids?: readonly string[] }
+
+/**
+ * The claim's statement (`?` placeholders, as `manager.execute` and knex take
+ * them), apart so that a spec can have PostgreSQL explain it.
+ *
+ * Its ORDER BY is exactly IDX_servicescan_proof_request_due_order's, so PostgreSQL
+ * reads the first `limit` unlocked entries off the index. Any other order (it
+ * once had NULLS FIRST, which no btree scan gives) makes it read and sort every
+ * due row on every page. Rows in the statuses claimed always have a
+ * `next_poll_at` (only complete and failed ones have none), so no null is ordered.
+ */
+export function claimStatement(input: ClaimInput): { sql: string; bindings: unknown[] } {
   const filter = input.ids ? `${col.id} IN (?)` : `${col.next_poll_at} <= ?`
-  return await manager.execute(
-    `UPDATE ${table} AS pr SET ${col.next_poll_at} = ?, ${col.updated_at} = now()
+  return {
+    sql: `UPDATE ${table} AS pr SET ${col.next_poll_at} = ?, ${col.updated_at} = now()
       WHERE pr.${col.id} IN (
         SELECT ${col.id} FROM ${table}
          WHERE ${col.deleted_at} IS NULL AND ${col.status} IN (?) AND ${filter}
-         ORDER BY ${col.next_poll_at} ASC NULLS FIRST, ${col.id} ASC
+         ORDER BY ${col.next_poll_at} ASC, ${col.id} ASC
          LIMIT ?
          FOR UPDATE SKIP LOCKED)
       RETURNING ${CLAIMED.map((name) => `pr.${col[name]}`).join(", ")}`,
-    [input.leaseUntil, DUE_STATUSES, input.ids ?? input.now, input.limit]
-  )
+    bindings: [input.leaseUntil, DUE_STATUSES, input.ids ?? input.now, input.limit],
+  }
 }
 
 function pick(row: ProofRequestRow): Record<string, unknown> {
