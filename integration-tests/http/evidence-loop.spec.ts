@@ -121,6 +121,13 @@ medusaIntegrationTestRunner({
       const chargeback = await chargebackOf(caseId)
       expect(chargeback).toMatchObject({ order_id: orderId, source: "processor", status: "evidence_pending" })
       expect(chargeback.dispute_case).toMatchObject({ case_id: caseId })
+      // On the order through the link, where the admin's order page looks (the import writes its links itself).
+      const { data: linked } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
+        entity: "order",
+        fields: ["id", "chargebacks.id"],
+        filters: { id: orderId },
+      })
+      expect((linked[0] as unknown as { chargebacks: { id: string }[] }).chargebacks).toEqual([{ id: chargeback.id }])
       // The proof request went out with the payment's scan id.
       const proofs = (await sandboxFetch<{ items: { id: string; scanIds: string[] }[] }>("/__sandbox/proof-requests")).body.items
       expect(proofs.length).toBe(proofsBefore + 1)
