@@ -32,7 +32,8 @@
 // - The measured process gets the heap Node gives a worker with BENCH_WORKER_MEMORY_MB of memory
 //   (default 2048; 0 for this machine's own sizing): see scripts/bench-worker.mjs for why.
 //
-// Env: BENCH_CASES (default 10000), BENCH_PAGE_SIZE (the module's pageSize, default 250),
+// Env: BENCH_CASES (default 10000; above about 32,000 the gateway gets a larger maxRetrievalBytes,
+// see bootMedusa), BENCH_PAGE_SIZE (the module's pageSize, default 250),
 // BENCH_WORKER_MEMORY_MB.
 import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
@@ -216,6 +217,15 @@ async function bootMedusa(databaseUrl, sandboxUrl, { migrate }) {
     return createMedusaContainer()
   }
 
+  // Every case of the run is on one day, and each is in the actionable list: both answers hold all N
+  // (about 1.5 kB a case). Worldpay does not page them, so a store with more cases at once than the
+  // gateway's default cap holds (64 MiB, some 45,000 cases) raises `maxRetrievalBytes`; the bench
+  // does what that store would, and says so.
+  const { DEFAULT_MAX_RETRIEVAL_BYTES } = require(join(SRC, "modules/servicescan/gateways/worldpay"))
+  const maxRetrievalBytes = N * 2048 > DEFAULT_MAX_RETRIEVAL_BYTES ? N * 2048 : undefined
+  if (maxRetrievalBytes && !migrate) {
+    log(`gateway: maxRetrievalBytes ${maxRetrievalBytes} (2 kB a case), above the default ${DEFAULT_MAX_RETRIEVAL_BYTES}, as a store with ${N} cases at once must set`)
+  }
   const options = (container) => ({
     sharedContainer: container,
     sharedResourcesConfig: { database: { clientUrl: databaseUrl } },
@@ -229,7 +239,7 @@ async function bootMedusa(databaseUrl, sandboxUrl, { migrate }) {
         options: {
           baseUrl: sandboxUrl,
           secretKey: SECRET_KEY,
-          disputeGateway: { type: "worldpay", url: sandboxUrl, ...PROCESSOR },
+          disputeGateway: { type: "worldpay", url: sandboxUrl, ...PROCESSOR, ...(maxRetrievalBytes ? { maxRetrievalBytes } : {}) },
           ...(process.env.BENCH_PAGE_SIZE ? { pageSize: Number(process.env.BENCH_PAGE_SIZE) } : {}),
         },
       },

@@ -24,6 +24,13 @@ const worldpayDisputeGatewaySchema = z.object({
   user: z.string().min(1, "must not be empty"),
   password: z.string().min(1, "must not be empty"),
   merchantId: z.string().min(1).optional(),
+  /**
+   * Largest case list read (a day's cases, or the actionable ones), default 64 MiB: some 45,000
+   * cases. Worldpay does not page these lists, so a store with more cases at once raises it.
+   */
+  maxRetrievalBytes: z.number().int().min(1024 * 1024).max(1024 * 1024 * 1024).optional(),
+  /** Per-attempt timeout of those reads; default the larger of `timeoutMs` and 60 s. */
+  retrievalTimeoutMs: z.number().int().min(1_000).max(600_000).optional(),
 })
 
 export type WorldpayDisputeGatewayConfig = z.infer<typeof worldpayDisputeGatewaySchema>

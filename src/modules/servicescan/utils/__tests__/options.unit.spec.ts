@@ -1,5 +1,7 @@
 import { resolveModuleOptions } from "../../options"
 
+const WORLDPAY = { type: "worldpay", url: "https://chargebacks.example", user: "merchant", password: "secret" } as const
+
 describe("module options", () => {
   it("fills in the defaults", () => {
     expect(resolveModuleOptions({ baseUrl: "https://disputes.example", secretKey: "sk" })).toEqual({
@@ -32,8 +34,18 @@ describe("module options", () => {
     [{ baseUrl: "https://x", archiveImages: "yes" }, /archiveImages/],
     [{ baseUrl: "https://x", autoRespond: "always" }, /autoRespond/],
     [{ baseUrl: "https://x", caseImportOverlapDays: -1 }, /caseImportOverlapDays/],
+    [{ baseUrl: "https://x", disputeGateway: { ...WORLDPAY, maxRetrievalBytes: 1000 } }, /disputeGateway.maxRetrievalBytes/],
+    [{ baseUrl: "https://x", disputeGateway: { ...WORLDPAY, retrievalTimeoutMs: 10 } }, /disputeGateway.retrievalTimeoutMs/],
   ])("names the field of a bad option %p", (options, message) => {
     expect(() => resolveModuleOptions(options)).toThrow(message)
+  })
+
+  it("passes the Worldpay gateway's retrieval limits on: a store with more cases at once than 64 MiB holds raises the cap", () => {
+    const resolved = resolveModuleOptions({
+      baseUrl: "https://x",
+      disputeGateway: { ...WORLDPAY, maxRetrievalBytes: 256 * 1024 * 1024, retrievalTimeoutMs: 180_000 },
+    })
+    expect(resolved.disputeGateway).toEqual({ ...WORLDPAY, maxRetrievalBytes: 256 * 1024 * 1024, retrievalTimeoutMs: 180_000 })
   })
 
   it("never echoes a secret in its error", () => {
