@@ -1,5 +1,6 @@
 import { z } from "@medusajs/framework/zod"
 import { MedusaError } from "@medusajs/framework/utils"
+import { gatewayOption, NAME_UNKNOWN_KEYS } from "../../lib/gateway-option"
 import { DisputeGateway, isDisputeGateway } from "./gateways/types"
 import { AUTO_RESPOND_POLICIES } from "./types"
 
@@ -16,22 +17,26 @@ const HOUR_MS = 60 * 60 * 1000
  * staging copy): `GET /admin/servicescan/health` reports which are missing and
  * the poll job surfaces a configuration error instead of calling the service.
  */
-const worldpayDisputeGatewaySchema = z.object({
-  type: z.literal("worldpay"),
-  /** The Chargeback API's base URL, e.g. `https://services.vantivcnp.com`. */
-  url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
-  /** The merchant's cnpAPI user and password (HTTP Basic). */
-  user: z.string().min(1, "must not be empty"),
-  password: z.string().min(1, "must not be empty"),
-  merchantId: z.string().min(1).optional(),
-  /**
-   * Largest case list read (a day's cases, or the actionable ones), default 64 MiB: some 45,000
-   * cases. Worldpay does not page these lists, so a store with more cases at once raises it.
-   */
-  maxRetrievalBytes: z.number().int().min(1024 * 1024).max(1024 * 1024 * 1024).optional(),
-  /** Per-attempt timeout of those reads; default the larger of `timeoutMs` and 60 s. */
-  retrievalTimeoutMs: z.number().int().min(1_000).max(600_000).optional(),
-})
+const worldpayDisputeGatewaySchema = z.strictObject(
+  {
+    type: z.literal("worldpay"),
+    /** The Chargeback API's base URL, e.g. `https://services.vantivcnp.com`. */
+    url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
+    /** The merchant's cnpAPI user and password (HTTP Basic). */
+    user: z.string().min(1, "must not be empty"),
+    password: z.string().min(1, "must not be empty"),
+    merchantId: z.string().min(1).optional(),
+    /**
+     * Largest case list read (a day's cases, or the actionable ones), default 64 MiB: some 45,000
+     * cases. Worldpay does not page these lists, so a store with more cases at once raises it.
+     */
+    maxRetrievalBytes: z.number().int().min(1024 * 1024).max(1024 * 1024 * 1024).optional(),
+    /** Per-attempt timeout of those reads; default the larger of `timeoutMs` and 60 s. */
+    retrievalTimeoutMs: z.number().int().min(1_000).max(600_000).optional(),
+  },
+  // Refused by name: dropped silently, a misspelt maxRetrievalBytes would look set and do nothing.
+  NAME_UNKNOWN_KEYS
+)
 
 export type WorldpayDisputeGatewayConfig = z.infer<typeof worldpayDisputeGatewaySchema>
 
@@ -76,14 +81,12 @@ export const ServiceScanModuleOptionsSchema = z
      * (Worldpay eComm Chargeback API), or your own object implementing
      * `DisputeGateway`. Without it, cases are not imported and answers are not sent.
      */
-    disputeGateway: z
-      .union([
-        worldpayDisputeGatewaySchema,
-        z.custom<DisputeGateway>(isDisputeGateway, {
-          error: 'must be { type: "worldpay", url, user, password } or an object implementing DisputeGateway',
-        }),
-      ])
-      .optional(),
+    disputeGateway: gatewayOption<WorldpayDisputeGatewayConfig, DisputeGateway>({
+      type: "worldpay",
+      config: worldpayDisputeGatewaySchema,
+      isCustom: isDisputeGateway,
+      mismatch: () => 'must be { type: "worldpay", url, user, password } or an object implementing DisputeGateway',
+    }).optional(),
     /**
      * Answering cases without a person, once a chargeback's evidence is complete:
      * `off` (an admin decides), `represent-valid` (send the evidence when a scan is

@@ -1,5 +1,6 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "@medusajs/framework/zod"
+import { gatewayOption, NAME_UNKNOWN_KEYS } from "../../lib/gateway-option"
 import { isProcessorGateway, missingGatewayMethods, ProcessorGateway } from "./gateways/types"
 
 /**
@@ -136,41 +137,20 @@ const worldpayGatewaySchema = z.strictObject(
       .regex(/^\d{1,2}\.\d{1,2}$/, { error: 'must look like "12.30"' })
       .optional(),
   },
-  { error: (issue) => (issue.code === "unrecognized_keys" ? `has unknown keys: ${issue.keys.join(", ")}` : undefined) }
+  NAME_UNKNOWN_KEYS
 )
 
-/**
- * Either a Worldpay configuration (told apart by `type: "worldpay"`) or an
- * object implementing ProcessorGateway. Dispatching by hand instead of a zod
- * union gives errors about the branch the owner meant, e.g.
- * "gateway.password: is required" rather than "Invalid input".
- */
-const gatewaySchema = z.unknown().transform((value, ctx): WorldpayGatewayConfig | ProcessorGateway => {
-  if (typeof value === "object" && value !== null && "type" in value && value.type === "worldpay") {
-    const result = worldpayGatewaySchema.safeParse(value)
-    if (result.success) {
-      return result.data
-    }
-    for (const issue of result.error.issues) {
-      ctx.issues.push({ code: "custom", message: issue.message, path: issue.path, input: value })
-    }
-    return z.NEVER
-  }
-  if (isProcessorGateway(value)) {
-    return value
-  }
-  const missing = missingGatewayMethods(value)
-  ctx.issues.push({
-    code: "custom",
-    input: value,
-    message:
-      typeof value === "object" && value !== null && missing.length < 5
-        ? `does not implement ProcessorGateway: ${
-            missing.length > 0 ? `missing ${missing.join(", ")}` : "missing a string name"
-          }`
-        : 'must be { type: "worldpay", url, merchantId, user, password } or an object implementing ProcessorGateway (name, authorize, sale, capture, refund, cancel)',
-  })
-  return z.NEVER
+/** Either a Worldpay configuration (`type: "worldpay"`) or an object implementing ProcessorGateway. */
+const gatewaySchema = gatewayOption<WorldpayGatewayConfig, ProcessorGateway>({
+  type: "worldpay",
+  config: worldpayGatewaySchema,
+  isCustom: isProcessorGateway,
+  mismatch: (value) => {
+    const missing = missingGatewayMethods(value)
+    return typeof value === "object" && value !== null && missing.length < 5
+      ? `does not implement ProcessorGateway: ${missing.length > 0 ? `missing ${missing.join(", ")}` : "missing a string name"}`
+      : 'must be { type: "worldpay", url, merchantId, user, password } or an object implementing ProcessorGateway (name, authorize, sale, capture, refund, cancel)'
+  },
 })
 
 export const serviceScanOptionsSchema = z.object({

@@ -1,5 +1,16 @@
 import { resolveModuleOptions } from "../../options"
 
+/** What `isDisputeGateway` asks of a store's own object (gateways/types.ts). */
+const DISPUTE_GATEWAY_METHODS = [
+  "listCasesByActivityDate",
+  "listActionableCases",
+  "getCase",
+  "listDocuments",
+  "putDocument",
+  "deleteDocument",
+  "represent",
+  "acceptLiability",
+]
 const WORLDPAY = { type: "worldpay", url: "https://chargebacks.example", user: "merchant", password: "secret" } as const
 
 describe("module options", () => {
@@ -36,6 +47,10 @@ describe("module options", () => {
     [{ baseUrl: "https://x", caseImportOverlapDays: -1 }, /caseImportOverlapDays/],
     [{ baseUrl: "https://x", disputeGateway: { ...WORLDPAY, maxRetrievalBytes: 1000 } }, /disputeGateway.maxRetrievalBytes/],
     [{ baseUrl: "https://x", disputeGateway: { ...WORLDPAY, retrievalTimeoutMs: 10 } }, /disputeGateway.retrievalTimeoutMs/],
+    // A misspelt key is named, not dropped: the option would look set and do nothing.
+    [{ baseUrl: "https://x", disputeGateway: { ...WORLDPAY, maxRetreivalBytes: 1 } }, /disputeGateway: has unknown keys: maxRetreivalBytes/],
+    [{ baseUrl: "https://x", disputeGateway: { ...WORLDPAY, password: "" } }, /disputeGateway.password: must not be empty/],
+    [{ baseUrl: "https://x", disputeGateway: { type: "stripe" } }, /disputeGateway: must be \{ type: "worldpay", url, user, password \} or an object implementing DisputeGateway/],
   ])("names the field of a bad option %p", (options, message) => {
     expect(() => resolveModuleOptions(options)).toThrow(message)
   })
@@ -46,6 +61,11 @@ describe("module options", () => {
       disputeGateway: { ...WORLDPAY, maxRetrievalBytes: 256 * 1024 * 1024, retrievalTimeoutMs: 180_000 },
     })
     expect(resolved.disputeGateway).toEqual({ ...WORLDPAY, maxRetrievalBytes: 256 * 1024 * 1024, retrievalTimeoutMs: 180_000 })
+  })
+
+  it("takes a store's own DisputeGateway object as it is", () => {
+    const own = Object.fromEntries([["name", "acquirer"], ...DISPUTE_GATEWAY_METHODS.map((method) => [method, async () => undefined])])
+    expect(resolveModuleOptions({ baseUrl: "https://x", disputeGateway: own }).disputeGateway).toBe(own)
   })
 
   it("never echoes a secret in its error", () => {
