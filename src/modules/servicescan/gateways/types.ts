@@ -120,7 +120,8 @@ export class DisputeGatewayProtocolError extends Error {
   }
 }
 
-const METHODS = [
+/** What `isDisputeGateway` requires of a store's own gateway object, besides a string `name`. */
+export const DISPUTE_GATEWAY_METHODS = [
   "listCasesByActivityDate",
   "listActionableCases",
   "getCase",
@@ -137,5 +138,5 @@ export function isDisputeGateway(value: unknown): value is DisputeGateway {
     return false
   }
   const record = value as Record<string, unknown>
-  return typeof record.name === "string" && METHODS.every((method) => typeof record[method] === "function")
+  return typeof record.name === "string" && DISPUTE_GATEWAY_METHODS.every((method) => typeof record[method] === "function")
 }

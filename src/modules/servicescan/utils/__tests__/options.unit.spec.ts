@@ -1,16 +1,6 @@
+import { DISPUTE_GATEWAY_METHODS } from "../../gateways/types"
 import { resolveModuleOptions } from "../../options"
 
-/** What `isDisputeGateway` asks of a store's own object (gateways/types.ts). */
-const DISPUTE_GATEWAY_METHODS = [
-  "listCasesByActivityDate",
-  "listActionableCases",
-  "getCase",
-  "listDocuments",
-  "putDocument",
-  "deleteDocument",
-  "represent",
-  "acceptLiability",
-]
 const WORLDPAY = { type: "worldpay", url: "https://chargebacks.example", user: "merchant", password: "secret" } as const
 
 describe("module options", () => {
