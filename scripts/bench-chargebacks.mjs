@@ -222,7 +222,8 @@ async function bootMedusa(databaseUrl, sandboxUrl, { migrate }) {
   // gateway's default cap holds (64 MiB, some 45,000 cases) raises `maxRetrievalBytes`; the bench
   // does what that store would, and says so.
   const { DEFAULT_MAX_RETRIEVAL_BYTES } = require(join(SRC, "modules/servicescan/gateways/worldpay"))
-  const maxRetrievalBytes = N * 2048 > DEFAULT_MAX_RETRIEVAL_BYTES ? N * 2048 : undefined
+  // At most the option's own bound (1 GiB, about 500,000 cases).
+  const maxRetrievalBytes = N * 2048 > DEFAULT_MAX_RETRIEVAL_BYTES ? Math.min(N * 2048, 1024 ** 3) : undefined
   if (maxRetrievalBytes && !migrate) {
     log(`gateway: maxRetrievalBytes ${maxRetrievalBytes} (2 kB a case), above the default ${DEFAULT_MAX_RETRIEVAL_BYTES}, as a store with ${N} cases at once must set`)
   }

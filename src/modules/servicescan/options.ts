@@ -105,7 +105,10 @@ export const ServiceScanModuleOptionsSchema = z
   })
   // Not strict: Medusa adds its own keys (e.g. `database`) to module options.
 
-export type ServiceScanModuleOptions = z.input<typeof ServiceScanModuleOptionsSchema>
+/** What a store writes. `disputeGateway` is typed by hand: its schema takes `unknown` in, to dispatch on `type`. */
+export type ServiceScanModuleOptions = Omit<z.input<typeof ServiceScanModuleOptionsSchema>, "disputeGateway"> & {
+  disputeGateway?: z.input<typeof worldpayDisputeGatewaySchema> | DisputeGateway
+}
 export type ResolvedServiceScanModuleOptions = z.output<typeof ServiceScanModuleOptionsSchema>
 
 /** Validates the options once, at boot, with a message that names the field. */
