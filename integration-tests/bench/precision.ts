@@ -17,7 +17,7 @@ function mean(values: number[]): number {
 /** The sample standard deviation over the mean. */
 function relativeSpread(values: number[]): number {
   const m = mean(values)
-  const variance = values.reduce((sum, value) => sum + (value - m) ** 2, 0) / (values.length - 1)
+  const variance = sum(values.map((value) => (value - m) ** 2)) / (values.length - 1)
   return Math.sqrt(variance) / m
 }
 
