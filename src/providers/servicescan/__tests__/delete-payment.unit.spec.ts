@@ -13,9 +13,10 @@ import {
   SESSION_REQUEST_ID,
   submittedSession,
 } from "./helpers"
-import { cnpHandler, listen } from "./msw"
+import { cnpHandler, exchangeHandler, listen } from "./msw"
 
-const server = setupServer()
+// Sessions are made from sent forms (submittedSession), whose exchange is always answered.
+const server = setupServer(exchangeHandler([]))
 listen(server)
 
 describe("deletePayment", () => {

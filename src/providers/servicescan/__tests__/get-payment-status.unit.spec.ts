@@ -5,10 +5,11 @@ import {
   createProvider,
   submittedSession,
 } from "./helpers"
-import { listen } from "./msw"
+import { exchangeHandler, listen } from "./msw"
 
-// No handlers: the status comes from stored data (cnpAPI has no cheap status lookup).
-const server = setupServer()
+// Only the exchange of the sent form that submittedSession makes: the status comes from stored data
+// (cnpAPI has no cheap status lookup), with no call.
+const server = setupServer(exchangeHandler([]))
 listen(server)
 
 describe("getPaymentStatus", () => {
