@@ -1,12 +1,9 @@
-import { createHmac, timingSafeEqual } from "node:crypto"
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto"
 import { z } from "@medusajs/framework/zod"
-import { deriveKey, SealKeys } from "./sealed-token"
-
-export { openToken, sealToken, type SealBinding } from "./sealed-token"
 
 /**
- * Saved cards: what a customer's account holder keeps, and the keys that
- * keep the processor token secret wherever Medusa copies it.
+ * Saved cards: what a customer's account holder keeps, and the cryptography
+ * that keeps the processor token secret wherever Medusa copies it.
  *
  * Where the cards live, and why: Worldpay keeps no list of a customer's
  * tokens, so the list is ours to keep. It lives in the `data` of the
@@ -17,19 +14,21 @@ export { openToken, sealToken, type SealBinding } from "./sealed-token"
  * `listPaymentMethods` works. The price: Medusa copies the account holder,
  * `data` included, into every payment session's `context`, which the store
  * API returns to the browser. So a token is never stored as is: it is sealed
- * (sealed-token.ts) under a key only the server has, bound to the customer and
- * the card, and only the provider opens it, for the one processor call that needs it.
+ * (AES-256-GCM) under a key only the server has, bound to the customer and the
+ * card, and only the provider opens it, for the one processor call that needs it.
  */
 
 /** At most this many cards per customer; saving one more drops the one saved longest ago. */
 export const MAX_SAVED_CARDS = 10
 
 /** The keys derived from the `savedCards.secret` option: one to seal tokens, one to fingerprint them. */
-export type SavedCardKeys = SealKeys & { mac: Buffer }
+export type SavedCardKeys = { seal: Buffer; mac: Buffer }
 
 /** Derives both keys from the store owner's secret (HKDF-SHA256, one label each). */
 export function deriveSavedCardKeys(secret: string): SavedCardKeys {
-  return { seal: deriveKey(secret, "servicescan saved cards: seal v1"), mac: deriveKey(secret, "servicescan saved cards: fingerprint v1") }
+  const derive = (label: string) =>
+    Buffer.from(hkdfSync("sha256", Buffer.from(secret, "utf8"), Buffer.alloc(0), `servicescan saved cards: ${label}`, 32))
+  return { seal: derive("seal v1"), mac: derive("fingerprint v1") }
 }
 
 /**
@@ -57,6 +56,48 @@ export function isSavedCardId(value: unknown): value is string {
 export function savedCardIdFor(keys: SavedCardKeys, customerId: string, fingerprint: string): string {
   const mac = createHmac("sha256", keys.mac).update(`card:${customerId}:${fingerprint}`, "utf8").digest("base64url")
   return `sscard_${mac.slice(0, 22)}`
+}
+
+/** What a sealed token is bound to: it opens only for this customer and this card. */
+export type SealBinding = { customerId: string; cardId: string }
+
+const SEAL_VERSION = "v1"
+
+/** Seals a processor token (AES-256-GCM, random nonce); the binding is authenticated, not encrypted. */
+export function sealToken(keys: SavedCardKeys, token: string, binding: SealBinding): string {
+  const nonce = randomBytes(12)
+  const cipher = createCipheriv("aes-256-gcm", keys.seal, nonce)
+  cipher.setAAD(Buffer.from(aad(binding), "utf8"))
+  const body = Buffer.concat([cipher.update(token, "utf8"), cipher.final()])
+  return `${SEAL_VERSION}.${Buffer.concat([nonce, body, cipher.getAuthTag()]).toString("base64url")}`
+}
+
+/**
+ * Opens a sealed token. Undefined when it was sealed under another key, for
+ * another customer or card, or altered: every such case means "this card
+ * cannot be used from here", and none of them may say more.
+ */
+export function openToken(keys: SavedCardKeys, sealed: string, binding: SealBinding): string | undefined {
+  const [version, payload] = sealed.split(".")
+  if (version !== SEAL_VERSION || !payload) {
+    return undefined
+  }
+  const raw = Buffer.from(payload, "base64url")
+  if (raw.length < 12 + 16 + 1) {
+    return undefined
+  }
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", keys.seal, raw.subarray(0, 12))
+    decipher.setAAD(Buffer.from(aad(binding), "utf8"))
+    decipher.setAuthTag(raw.subarray(raw.length - 16))
+    return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString("utf8")
+  } catch {
+    return undefined
+  }
+}
+
+function aad(binding: SealBinding): string {
+  return `${SEAL_VERSION}|${binding.customerId}|${binding.cardId}`
 }
 
 /** Constant-time equality of two fingerprints. */

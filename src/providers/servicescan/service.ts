@@ -83,7 +83,6 @@ import {
   tokenFingerprint,
   withSavedCard,
 } from "./saved-cards"
-import { deriveKey, SealKeys } from "./sealed-token"
 import {
   paymentDataSchema,
   SERVER_ONLY_KEYS,
@@ -126,8 +125,6 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   private readonly secrets_: string[]
   /** Keys of saved cards, when the `savedCards` option enables them. */
   private readonly savedCardKeys_?: SavedCardKeys
-  /** Seals a submitted form's token in its session (see `addFormToken`). */
-  private readonly formTokenKeys_: SealKeys
 
   /**
    * Validates the options once, when Medusa loads the provider.
@@ -185,17 +182,14 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     if (this.options_.savedCards) {
       this.savedCardKeys_ = deriveSavedCardKeys(this.options_.savedCards.secret)
     }
-    // From a secret every store has. Rotating that key only costs open sessions their early exchange.
-    this.formTokenKeys_ = { seal: deriveKey(this.options_.paymentTokenApiKey, "servicescan form token: seal v1") }
   }
 
   /**
    * Creates the session data the storefront renders the hosted form from.
-   * Called once when the shopper picks this provider (no network call) and
-   * again, with `{ form_id, response_code }` in `data`, when the storefront
-   * sends the submitted form (Medusa's `POST /store/payment-collections/:id/payment-sessions`
-   * replaces the session): then the form id is exchanged for its token here,
-   * sealed into the session (`addFormToken`).
+   * Called once when the shopper picks this provider and again, with
+   * `{ form_id, response_code }` in `data`, when the storefront sends the
+   * submitted form (Medusa's `POST /store/payment-collections/:id/payment-sessions`
+   * replaces the session). No network call.
    */
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
     const storefront = this.readStorefrontInput(input.data ?? {})
@@ -210,8 +204,6 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       storefront,
       savedCard,
     })
-    // After every check of the session: a refused session costs the service nothing.
-    await this.addFormToken(sessionData, storefront, "initiate")
     return {
       id: sessionKey ?? randomUUID(),
       data: sessionData,
@@ -268,8 +260,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   /**
    * Re-renders the session data for a new amount, currency or customer. An
    * authorized payment is returned unchanged: an authorization's amount cannot
-   * change. The form's sealed token stays while the form id does; no network
-   * call then.
+   * change. No network call.
    */
   async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
     const data = input.data ?? {}
@@ -277,8 +268,8 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     if (payment.success) {
       return { data: payment.data, status: sessionStatusOf(payment.data) }
     }
-    // The saved card and the form's token were put there by this provider; each stays with what it was sealed for.
-    const { saved_card: _savedCard, form_token: _formToken, ...rest } = data
+    // The saved card was put there by initiatePayment; it stays with the customer it was sealed for.
+    const { saved_card: _savedCard, ...rest } = data
     const storefront = this.readStorefrontInput(rest)
     const previous = sessionDataSchema.safeParse(data)
     const sessionKey = input.context?.idempotency_key ?? storefront.session_id
@@ -300,18 +291,15 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       },
       savedCard,
     })
-    await this.addFormToken(sessionData, storefront, "update", previous.success ? previous.data.form_token : undefined)
     return { data: sessionData, status: PaymentSessionStatus.PENDING }
   }
 
   /**
    * Authorizes (manual capture) or charges (automatic capture) the card behind
-   * the session's form id: one processor call, with the token sealed into the
-   * session when the form was sent (opened here for that call only), or after
-   * a token exchange when that one did not happen (it failed, or the seal
-   * does not open: the payment-token key changed since). A session that names
-   * a saved card makes the processor call alone: its token comes sealed in the
-   * session, bound to its customer and card.
+   * the session's form id: exactly one token exchange and one processor call.
+   * A session that names a saved card makes the processor call alone: the
+   * token comes sealed in the session, bound to its customer and card, and is
+   * opened here for that call only.
    *
    * Idempotency: the processor request id and order id derive from Medusa's
    * idempotency key (the payment session id), so a retried authorize of the
@@ -363,7 +351,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       session.currencyCode
     )
 
-    // A saved card's token comes sealed in the session; a form's too, unless its early exchange failed.
+    // A saved card's token comes sealed in the session (no exchange); a form's from the exchange.
     let token: string
     if (session.savedCard) {
       const opened = session.customerId ? this.opens(session.savedCard, session.customerId) : undefined
@@ -380,9 +368,8 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       }
       token = opened
     } else {
-      const sealed = session.formToken ? openToken(this.formTokenKeys_, session.formToken, { formId: session.reference }) : undefined
       try {
-        token = sealed ?? (await this.checkout_.exchangeFormId(session.reference)).token
+        token = (await this.checkout_.exchangeFormId(session.reference)).token
       } catch (error) {
         throw this.fail(error, { ...logContext, stage: "exchange" })
       }
@@ -1113,8 +1100,6 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     customerId?: string
     formConfigId?: string
     sessionId?: string
-    /** The form's token, sealed when the storefront sent the form (see `addFormToken`). */
-    formToken?: string
   } {
     const session = sessionDataSchema.safeParse(data)
     const savedCard = session.success && session.data.payment_method_id ? session.data.saved_card : undefined
@@ -1151,7 +1136,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
         { operation: "authorize" }
       )
     }
-    const { form_id, response_code, amount, currency_code, form_config, session_id, save_card, form_token } = session.data
+    const { form_id, response_code, amount, currency_code, form_config, session_id, save_card } = session.data
     const card = form_id ? undefined : savedCard
     const reference = form_id ?? card?.id
     if (!reference) {
@@ -1168,48 +1153,6 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       customerId: formCustomerId(form_config?.customerId),
       formConfigId: form_config?.id,
       sessionId: session_id,
-      formToken: form_id ? form_token : undefined,
-    }
-  }
-
-  /**
-   * Adds the submitted form's token to its session, sealed (`form_token`):
-   * exchanged when the storefront sends the form rather than at completion,
-   * where the shopper waits on "Place order" and the form's lock is held. The
-   * completion then makes one remote call instead of two, and a form past the
-   * service's exchange window still pays once its token is here. Sealed to
-   * the form id, so it opens for no other form. `kept` (the session's earlier
-   * one) is reused while it opens for this form. A failed exchange is not the shopper's
-   * problem yet: it is logged and the completion exchanges again, answering
-   * with what the service says then. Bounded by one attempt's timeout, so a
-   * slow service delays the form's submission by no more than that.
-   */
-  private async addFormToken(
-    session: ServiceScanSessionData,
-    storefront: ParsedSessionData,
-    operation: "initiate" | "update",
-    kept?: string
-  ): Promise<void> {
-    const formId = session.form_id
-    if (!formId || (storefront.response_code !== undefined && storefront.response_code !== FORM_VALID)) {
-      return
-    }
-    if (kept && openToken(this.formTokenKeys_, kept, { formId })) {
-      session.form_token = kept
-      return
-    }
-    try {
-      const { token } = await this.checkout_.exchangeFormId(formId, { signal: AbortSignal.timeout(this.options_.timeoutMs) })
-      session.form_token = sealToken(this.formTokenKeys_, token, { formId })
-    } catch (error) {
-      const mapped = toMedusaError(error, this.failureContext(operation, "exchange"))
-      this.log(mapped instanceof ServiceScanPaymentError ? levelFor(mapped.category) : "warn", {
-        operation,
-        event: "exchange_deferred",
-        form_id: formId,
-        category: mapped instanceof ServiceScanPaymentError ? mapped.category : undefined,
-        detail: mapped instanceof ServiceScanPaymentError ? mapped.detail : mapped.message,
-      })
     }
   }
 

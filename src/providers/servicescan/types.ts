@@ -6,9 +6,8 @@ import { UUID } from "../../lib/uuid"
  *
  * - {@link ServiceScanSessionData}: a payment session before authorization.
  *   Medusa returns it to the storefront (`payment_collection.payment_sessions[].data`),
- *   so it holds only what the browser needs to render the form, and a
- *   processor token only sealed (`form_token`, `saved_card.sealed_token`;
- *   see sealed-token.ts). No key ever goes in it.
+ *   so it holds only what the browser needs to render the form. No secret
+ *   ever goes in it.
  * - {@link ServiceScanPaymentData}: after authorization, on the session and
  *   the Payment. It holds the processor references that capture, refund and
  *   cancel need, the card's brand and last four digits, and the raw processor
@@ -43,12 +42,6 @@ export type ServiceScanSessionData = {
   form_id?: string
   /** The form's validation response code ("870" = valid), once the storefront sent it. */
   response_code?: string
-  /**
-   * The processor token of `form_id`, exchanged when the storefront sent the
-   * form and sealed to that form id, so the completion makes one call, not two.
-   * Absent when that exchange failed: the completion exchanges then.
-   */
-  form_token?: string
   /** The shopper asked to save the card entered in the form (saved after the authorization succeeds). */
   save_card?: boolean
   /** The saved card the shopper pays with, instead of a form. */
@@ -218,8 +211,6 @@ export const sessionDataSchema = z.looseObject({
     })
     .optional()
     .catch(undefined),
-  /** Set by initiatePayment / updatePayment only (see SERVER_ONLY_KEYS); opened only for this form id. */
-  form_token: z.string().min(1).max(1024).optional().catch(undefined),
   /** What a storefront that sets its own idempotency key sends. */
   session_id: optionalText.catch(undefined),
   form_config: z
@@ -255,7 +246,6 @@ export const SERVER_ONLY_KEYS = [
   "gateway",
   "capture_mode",
   "saved_card",
-  "form_token",
   "source",
   "token_fingerprint",
   "customer_id",

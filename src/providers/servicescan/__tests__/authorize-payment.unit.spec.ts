@@ -30,10 +30,6 @@ import { cnpHandler, exchangeHandler, listen } from "./msw"
 const server = setupServer()
 listen(server)
 
-/** Another shopper's form, and the token it exchanges for. */
-const OTHER_FORM_ID = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
-const OTHER_TOKEN = "4444000276879999"
-
 function wire() {
   const exchanges: Request[] = []
   const cnp: CnpRequestRecord[] = []
@@ -41,7 +37,7 @@ function wire() {
 }
 
 describe("authorizePayment", () => {
-  it("exchanges the form id once when the form is sent, authorizes the token once, and stores what later steps need", async () => {
+  it("exchanges the form id once, authorizes the token once, and stores what later steps need", async () => {
     const { exchanges, cnp } = wire()
     server.use(
       exchangeHandler(exchanges),
@@ -61,9 +57,6 @@ describe("authorizePayment", () => {
       data: { form_id: FORM_ID, response_code: "870", session_id: SESSION_ID },
       context: { idempotency_key: SESSION_ID, customer: { id: CUSTOMER_ID, email: "s@example.com" } },
     })
-    // The exchange happened when the form was sent; the completion makes the processor call alone.
-    expect(exchanges).toHaveLength(1)
-    expect(cnp).toHaveLength(0)
 
     const result = await provider.authorizePayment({
       data: session.data,
@@ -160,44 +153,6 @@ describe("authorizePayment", () => {
     })
   })
 
-  it("exchanges at completion when the exchange failed as the form was sent, and pays", async () => {
-    const { exchanges, cnp } = wire()
-    let answers = 0
-    server.use(
-      exchangeHandler(exchanges, () =>
-        answers++ === 0 ? new HttpResponse("unavailable", { status: 503 }) : HttpResponse.json({ token: TOKEN })
-      ),
-      cnpHandler(cnp)
-    )
-    const { provider } = createProvider({ maxRetries: 0 })
-    const data = await submittedSession(provider)
-    expect(data.form_token).toBeUndefined()
-    const result = await provider.authorizePayment({ data, context: { idempotency_key: SESSION_ID } })
-    expect(result.status).toBe("authorized")
-    expect(exchanges).toHaveLength(2)
-    expect(cnp.map((request) => request.txn.token)).toEqual([{ cnpToken: TOKEN }])
-  })
-
-  it.each([
-    ["sealed for another form", async () => (await submittedSession(createProvider().provider, { form_id: OTHER_FORM_ID })).form_token],
-    ["sealed under another payment-token key", async () => (await submittedSession(createProvider({ paymentTokenApiKey: "sk_paytoken_ROTATED_1234" }).provider)).form_token],
-    ["altered", async () => `${(await submittedSession(createProvider().provider)).form_token}A`],
-    ["not a sealed token at all", async () => TOKEN],
-  ])("never pays with a form token %s: it exchanges the session's own form", async (_name, formToken) => {
-    const tokenOf = ({ formId }: { formId: string }) => HttpResponse.json({ token: formId === FORM_ID ? TOKEN : OTHER_TOKEN })
-    server.use(exchangeHandler([], tokenOf))
-    const foreign = await formToken()
-    const { exchanges, cnp } = wire()
-    server.use(exchangeHandler(exchanges, tokenOf), cnpHandler(cnp))
-    const { provider, logger } = createProvider()
-    const data = { ...(await submittedSession(provider)), form_token: foreign }
-    exchanges.length = 0
-    await provider.authorizePayment({ data, context: { idempotency_key: SESSION_ID } })
-    expect(exchanges.map((request) => new URL(request.url).pathname)).toEqual([`/api/v1/worldpay/form/${FORM_ID}`])
-    expect(cnp.map((request) => request.txn.token)).toEqual([{ cnpToken: TOKEN }])
-    expectNoSecrets({}, logger.text())
-  })
-
   it("returns a stored authorization without calling anything", async () => {
     const { provider } = createProvider()
     const payment = authorizedPayment()
@@ -285,8 +240,7 @@ describe("authorizePayment", () => {
       expect(MedusaError.isMedusaError(error)).toBe(true)
       expect((error as MedusaError).type).toBe(type)
       expectNoSecrets({ message: (error as Error).message, error }, logger.text())
-      // A failing exchange fails when the form is sent too; that is logged as deferred, not as a failure.
-      const entries = logEntries(logger).filter((entry) => entry.event !== "exchange_deferred")
+      const entries = logEntries(logger)
       expect(entries).toHaveLength(1)
       return { error: error as ServiceScanPaymentError, entry: entries[0] }
     }

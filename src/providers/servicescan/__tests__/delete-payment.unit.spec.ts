@@ -13,10 +13,9 @@ import {
   SESSION_REQUEST_ID,
   submittedSession,
 } from "./helpers"
-import { cnpHandler, exchangeHandler, listen } from "./msw"
+import { cnpHandler, listen } from "./msw"
 
-// Sessions are made from sent forms (submittedSession), whose exchange is always answered.
-const server = setupServer(exchangeHandler([]))
+const server = setupServer()
 listen(server)
 
 describe("deletePayment", () => {

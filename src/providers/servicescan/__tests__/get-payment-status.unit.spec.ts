@@ -5,11 +5,10 @@ import {
   createProvider,
   submittedSession,
 } from "./helpers"
-import { exchangeHandler, listen } from "./msw"
+import { listen } from "./msw"
 
-// Only the exchange of the sent form that submittedSession makes: the status comes from stored data
-// (cnpAPI has no cheap status lookup), with no call.
-const server = setupServer(exchangeHandler([]))
+// No handlers: the status comes from stored data (cnpAPI has no cheap status lookup).
+const server = setupServer()
 listen(server)
 
 describe("getPaymentStatus", () => {

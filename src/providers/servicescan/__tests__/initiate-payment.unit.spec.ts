@@ -1,28 +1,20 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import { delay, HttpResponse } from "msw"
 import { setupServer } from "msw/node"
-import { deriveKey, openToken } from "../sealed-token"
 import {
   CLIENT_SCRIPT_URL,
   createProvider,
   CUSTOMER_ID,
   expectNoSecrets,
   FORM_ID,
-  logEntries,
-  PAYMENT_TOKEN_KEY,
   SESSION_ID,
   SESSION_REQUEST_ID,
   SHAREABLE_KEY,
-  TOKEN,
 } from "./helpers"
-import { exchangeHandler, listen } from "./msw"
+import { listen } from "./msw"
 
-// No handlers unless a spec adds one: the only call initiatePayment may make is the exchange of a sent form.
+// No handlers: initiatePayment must not touch the network at all.
 const server = setupServer()
 listen(server)
-
-/** What the provider seals a form's token with (the same derivation, from the payment-token key). */
-const formTokenKeys = (key = PAYMENT_TOKEN_KEY) => ({ seal: deriveKey(key, "servicescan form token: seal v1") })
 
 describe("initiatePayment", () => {
   it("renders exactly what the storefront widget needs, with no network call", async () => {
@@ -93,10 +85,8 @@ describe("initiatePayment", () => {
     expect((second.data?.form_config as { id: string }).id).toBe(id)
   })
 
-  it("accepts the submitted form, exchanging its id once and keeping the token only sealed to that form", async () => {
-    const exchanges: Request[] = []
-    server.use(exchangeHandler(exchanges))
-    const { provider, logger } = createProvider()
+  it("accepts the submitted form sent back by the storefront", async () => {
+    const { provider } = createProvider()
     const { data } = await provider.initiatePayment({
       amount: "3.125",
       currency_code: "kwd",
@@ -104,63 +94,9 @@ describe("initiatePayment", () => {
       context: { idempotency_key: SESSION_ID },
     })
     expect(data).toMatchObject({ form_id: FORM_ID, response_code: "870", amount: "3.125" })
-    expect(exchanges.map((request) => [new URL(request.url).pathname, request.headers.get("x-api-key")])).toEqual([
-      [`/api/v1/worldpay/form/${FORM_ID}`, PAYMENT_TOKEN_KEY],
-    ])
-    // The storefront sees the session's data: the token is in it only sealed, and opens for this form alone.
-    const sealed = data?.form_token as string
-    expect(openToken(formTokenKeys(), sealed, { formId: FORM_ID })).toBe(TOKEN)
-    expect(openToken(formTokenKeys(), sealed, { formId: "00000000-0000-4000-8000-000000000000" })).toBeUndefined()
-    expect(openToken(formTokenKeys("another payment-token key"), sealed, { formId: FORM_ID })).toBeUndefined()
-    expectNoSecrets(data, logger.text())
-    expect(logger.lines).toHaveLength(0)
   })
 
-  it.each([
-    ["a service outage", () => new HttpResponse("unavailable", { status: 503 }), "unavailable", "warn"],
-    ["an expired form", () => HttpResponse.json({ error: "Form expired" }, { status: 410 }), "form_expired", "info"],
-    ["a refused payment-token key", () => new HttpResponse("Invalid API key provided", { status: 403 }), "configuration", "error"],
-  ])("accepts the form after %s at the exchange, without a token: the completion exchanges", async (_name, answer, category, level) => {
-    const exchanges: Request[] = []
-    server.use(exchangeHandler(exchanges, answer))
-    const { provider, logger } = createProvider({ maxRetries: 0 })
-    const { data } = await provider.initiatePayment({
-      amount: 10,
-      currency_code: "usd",
-      data: { form_id: FORM_ID, response_code: "870" },
-      context: { idempotency_key: SESSION_ID },
-    })
-    expect(data).toMatchObject({ form_id: FORM_ID, response_code: "870" })
-    expect(data).not.toHaveProperty("form_token")
-    expect(exchanges).toHaveLength(1)
-    expect(logEntries(logger)).toEqual([
-      expect.objectContaining({ level, operation: "initiate", event: "exchange_deferred", form_id: FORM_ID, category }),
-    ])
-    expectNoSecrets(data, logger.text())
-  })
-
-  it("gives up on a slow exchange after one attempt's timeout, so sending the form waits no longer", async () => {
-    server.use(
-      exchangeHandler([], async () => {
-        await delay(2_000)
-        return HttpResponse.json({ token: TOKEN })
-      })
-    )
-    const { provider, logger } = createProvider({ timeoutMs: 200, maxRetries: 5 })
-    const started = Date.now()
-    const { data } = await provider.initiatePayment({
-      amount: 10,
-      currency_code: "usd",
-      data: { form_id: FORM_ID, response_code: "870" },
-      context: { idempotency_key: SESSION_ID },
-    })
-    // One attempt's 200 ms, not six attempts with backoff between them.
-    expect(Date.now() - started).toBeLessThan(1_500)
-    expect(data).not.toHaveProperty("form_token")
-    expect(logEntries(logger)).toEqual([expect.objectContaining({ event: "exchange_deferred", category: "unavailable" })])
-  })
-
-  it("keeps a failed validation code for authorize to explain, and exchanges nothing for it", async () => {
+  it("keeps a failed validation code for authorize to explain", async () => {
     const { provider } = createProvider()
     const { data } = await provider.initiatePayment({
       amount: 10,
@@ -169,7 +105,6 @@ describe("initiatePayment", () => {
       context: { idempotency_key: SESSION_ID },
     })
     expect(data).toMatchObject({ form_id: FORM_ID, response_code: "871" })
-    expect(data).not.toHaveProperty("form_token")
   })
 
   it.each([
@@ -191,7 +126,7 @@ describe("initiatePayment", () => {
     })
   })
 
-  it.each(["status", "cnp_txn_id", "scan_id", "captures", "form_token"])(
+  it.each(["status", "cnp_txn_id", "scan_id", "captures"])(
     "refuses the server-only key %s, so a crafted request cannot fake an authorization",
     async (key) => {
       const { provider } = createProvider()

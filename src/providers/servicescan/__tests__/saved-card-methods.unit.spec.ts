@@ -384,8 +384,6 @@ describe("paying with a saved card", () => {
 
   it("records that the shopper asked to save the form's card, with the token's fingerprint", async () => {
     const { provider, logger } = savedCardsProvider()
-    const { exchanges, cnp } = wire()
-    server.use(exchangeHandler(exchanges), cnpHandler(cnp))
     const { data: session } = await provider.initiatePayment({
       amount: 10.5,
       currency_code: "usd",
@@ -393,6 +391,8 @@ describe("paying with a saved card", () => {
       context: { idempotency_key: SESSION_ID, customer: customer() },
     })
     expect(session?.save_card).toBe(true)
+    const { exchanges, cnp } = wire()
+    server.use(exchangeHandler(exchanges), cnpHandler(cnp))
     const result = await provider.authorizePayment({ data: session, context: { idempotency_key: SESSION_ID } })
     expect(exchanges).toHaveLength(1)
     expect(cnp).toHaveLength(1)
