@@ -1,5 +1,6 @@
 import { delay, http, HttpResponse } from "msw"
 import { setupServer } from "msw/node"
+import { listenStrictly } from "../../__tests__/support/msw-listen"
 import {
   HttpClient,
   RetryEvent,
@@ -14,9 +15,7 @@ const BASE = "https://service.test"
 const KEY = "sk_live_SECRET_abcdef123456"
 
 const server = setupServer()
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
-afterEach(() => server.resetHandlers())
-afterAll(() => server.close())
+listenStrictly(server)
 
 function client(overrides: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) {
   const retries: RetryEvent[] = []

@@ -1,5 +1,6 @@
 import { http, HttpResponse } from "msw"
 import { setupServer } from "msw/node"
+import { listenStrictly } from "../../__tests__/support/msw-listen"
 import { ServiceScanAuthError, ServiceScanHttpError, ServiceScanResponseError } from "../../http"
 import { CheckoutClient } from "../checkout-client"
 
@@ -8,9 +9,7 @@ const KEY = "ptk_live_SECRET_0000"
 const FORM = "3f1c2b9e-7a4d-4c21-9b8e-0d5f6a7b8c9d"
 
 const server = setupServer()
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
-afterEach(() => server.resetHandlers())
-afterAll(() => server.close())
+listenStrictly(server)
 
 const client = (overrides: Partial<ConstructorParameters<typeof CheckoutClient>[0]> = {}) =>
   new CheckoutClient({

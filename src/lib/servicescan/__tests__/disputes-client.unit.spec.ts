@@ -2,6 +2,7 @@ import { createServer, IncomingMessage, ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { http, HttpResponse } from "msw"
 import { setupServer } from "msw/node"
+import { listenStrictly } from "../../__tests__/support/msw-listen"
 import {
   ServiceScanAuthError,
   ServiceScanConnectionError,
@@ -13,7 +14,7 @@ import { DisputesClient, ServiceScanDisputesError, submissionOutcome } from "../
 
 /**
  * Wire-level specs: MSW answers as the spec's tables say, and any request the
- * test did not plan for fails it (`onUnhandledRequest: "error"`).
+ * test did not plan for fails it (`listenStrictly`).
  */
 const BASE = "https://disputes.servicescan.test"
 const KEY = "sk_live_do_not_leak_0123456789"
@@ -22,9 +23,7 @@ const SCAN_B = "a1b2c3d4-e5f6-4789-8abc-def012345678"
 const PUT = { method: "PUT", url: `${BASE}/disputes/proofRequest` }
 
 const server = setupServer()
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
-afterEach(() => server.resetHandlers())
-afterAll(() => server.close())
+listenStrictly(server)
 
 const client = (options: Partial<ConstructorParameters<typeof DisputesClient>[0]> = {}) =>
   new DisputesClient({ baseUrl: BASE, secretKey: KEY, timeoutMs: 2_000, maxRetries: 2, backoff: { baseMs: 1, capMs: 5 }, ...options })

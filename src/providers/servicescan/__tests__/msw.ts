@@ -1,5 +1,5 @@
 import { http, HttpResponse } from "msw"
-import type { setupServer } from "msw/node"
+import { listenStrictly } from "../../../lib/__tests__/support/msw-listen"
 import { CHECKOUT_URL, CNP_URL, type CnpRequestRecord, cnpQueryResponse, cnpResponse, parseCnpRequest, TOKEN } from "./helpers"
 
 /**
@@ -38,8 +38,5 @@ export function cnpHandler(
   })
 }
 
-export function listen(server: ReturnType<typeof setupServer>): void {
-  beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
-  afterEach(() => server.resetHandlers())
-  afterAll(() => server.close())
-}
+/** Starts the server for a spec file; any request no handler expected fails its test. */
+export const listen = listenStrictly

@@ -1,8 +1,8 @@
 import { http, HttpResponse } from "msw"
-import type { setupServer } from "msw/node"
 import { createServer, Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { inspect } from "node:util"
+import { listenStrictly } from "../../../../../lib/__tests__/support/msw-listen"
 import type { RetryEvent } from "../../../../../lib/http"
 import { WorldpayDisputeGateway, WorldpayDisputeGatewayOptions } from ".."
 import { CHARGEBACK_MEDIA_TYPE } from "../xml"
@@ -128,11 +128,8 @@ export function localWorldpay(): { readonly base: string; use(seen: Seen[], answ
   }
 }
 
-export function listen(server: ReturnType<typeof setupServer>): void {
-  beforeAll(() => server.listen({ onUnhandledRequest: "error" }))
-  afterEach(() => server.resetHandlers())
-  afterAll(() => server.close())
-}
+/** Starts the server for a spec file; any request no handler expected fails its test. */
+export const listen = listenStrictly
 
 export function xmlAnswer(xml: string, status = 200, headers: Record<string, string> = {}): Response {
   return new HttpResponse(xml, { status, headers: { "content-type": MEDIA_TYPE, ...headers } })
