@@ -156,12 +156,23 @@ medusaIntegrationTestRunner({
       const batchCount = THROUGHPUT_N / BATCH
       // Every batch completes as many orders, so the throughput ratio is mean system batch time over mean ServiceScan one.
       const throughputError = batchCount > 1 ? ratioStandardError(batches.system, batches.servicescan) : undefined
+      // The same ratio over each quarter of the timed batches (in the order they ran): a ratio that
+      // climbs from the first quarter to the last is still warming up, not steady.
+      const quarters =
+        batchCount >= 8
+          ? [0, 1, 2, 3].map((q) => {
+              const from = Math.floor((q * batchCount) / 4)
+              const to = Math.floor(((q + 1) * batchCount) / 4)
+              return sum(batches.system.slice(from, to)) / sum(batches.servicescan.slice(from, to))
+            })
+          : undefined
       const lines = [
         `checkouts: ${N} per provider after ${WARMUP} warm-up each (${SERVICESCAN_PROVIDER_ID} vs ${SYSTEM_PROVIDER_ID}), sandbox in its own process, latency 0`,
         `servicescan complete: p50 ${ssP50.toFixed(0)} ms, p95 ${percentile(servicescan, 95).toFixed(0)} ms`,
         `system      complete: p50 ${sysP50.toFixed(0)} ms, p95 ${percentile(system, 95).toFixed(0)} ms`,
         `throughput at concurrency ${CONCURRENCY}: ${THROUGHPUT_N} orders per provider in batches of ${BATCH}; servicescan ${ssOps.toFixed(2)} orders/s (${(wall.servicescan / 1000).toFixed(1)} s), system ${sysOps.toFixed(2)} orders/s (${(wall.system / 1000).toFixed(1)} s)`,
         `provider requests to the service and processor: ${providerRequests} for ${authorizations} authorizations (${JSON.stringify(stats.requests)})`,
+        ...(quarters ? [`throughput ratio by quarter of the timed batches, in the order they ran: ${quarters.map((r) => r.toFixed(2)).join(", ")}`] : []),
         `precision: p50 ratio 95 % interval ${p50Interval.low.toFixed(2)}-${p50Interval.high.toFixed(2)} (bootstrap over the ${N} checkouts of each), ` +
           (throughputError === undefined
             ? "throughput ratio: one batch of each, no spread to measure"
