@@ -2,8 +2,9 @@
  * A stub for `fetch`, the boundary the admin's SDK calls. Each route answers
  * a method and a path (the query string is matched separately by the specs
  * that care), and every call is recorded so a spec can assert what went over
- * the wire. A call no route expects fails loudly, as MSW's
- * `onUnhandledRequest: "error"` would.
+ * the wire. A call no route expects fails loudly: its fetch rejects, and
+ * `restore()` (each spec's afterEach) throws, so the test fails even where the
+ * component caught the rejection and showed an error state.
  */
 export type RecordedCall = {
   method: string
@@ -32,6 +33,7 @@ function matches(pattern: string | RegExp, pathname: string): boolean {
 export function mockFetch(): FetchMock {
   const routes: { method: string; path: string | RegExp; handler: Handler }[] = []
   const calls: RecordedCall[] = []
+  const unexpected: string[] = []
   const original = globalThis.fetch
 
   const stub = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -51,6 +53,7 @@ export function mockFetch(): FetchMock {
     // Later registrations win, so a spec can override a default route.
     const route = [...routes].reverse().find((r) => r.method === method && matches(r.path, url.pathname))
     if (!route) {
+      unexpected.push(`${method} ${url.pathname}${url.search}`)
       throw new Error(`Unexpected request: ${method} ${url.pathname}${url.search}`)
     }
     const reply = await route.handler(call)
@@ -80,6 +83,10 @@ export function mockFetch(): FetchMock {
     },
     restore() {
       globalThis.fetch = original
+      const seen = unexpected.splice(0)
+      if (seen.length > 0) {
+        throw new Error(`requests no route expected: ${seen.join(", ")}`)
+      }
     },
   }
   return api
