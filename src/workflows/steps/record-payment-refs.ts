@@ -1,13 +1,7 @@
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
-import { SERVICESCAN_PROVIDER_PREFIX } from "../utils/checkout-session"
-
-type OrderPayments = {
-  id: string
-  payment_collections?: ({ payments?: ({ id: string; provider_id: string; data: Record<string, unknown> | null } | null)[] } | null)[]
-}
+import { loadOrderServiceScanPayments } from "../utils/order-payments"
 
 /**
  * Records how the processor names each ServiceScan payment of these orders
@@ -21,33 +15,22 @@ export const recordPaymentRefsStep = createStep(
     if (!input.order_ids.length) {
       return new StepResponse(0, [] as string[])
     }
-    const query = container.resolve(ContainerRegistrationKeys.QUERY)
-    const { data } = await query.graph({
-      entity: "order",
-      fields: ["id", "payment_collections.payments.id", "payment_collections.payments.provider_id", "payment_collections.payments.data"],
-      filters: { id: input.order_ids },
-    })
-    const refs = (data as OrderPayments[]).flatMap((order) =>
-      (order.payment_collections ?? []).flatMap((collection) =>
-        (collection?.payments ?? []).flatMap((payment) => {
-          const txn = payment?.data?.cnp_txn_id
-          if (!payment?.provider_id.startsWith(SERVICESCAN_PROVIDER_PREFIX) || typeof txn !== "string" || !txn) {
-            return []
-          }
-          const text = (value: unknown) => (typeof value === "string" && value ? value : null)
-          return [
+    const text = (value: unknown) => (typeof value === "string" && value ? value : null)
+    const refs = (await loadOrderServiceScanPayments(container, input.order_ids)).flatMap((payment) => {
+      const txn = text(payment.data.cnp_txn_id)
+      return txn
+        ? [
             {
               payment_id: payment.id,
-              order_id: order.id,
+              order_id: payment.order_id,
               processor_transaction_id: txn,
-              processor_order_id: text(payment.data?.order_id),
-              scan_id: text(payment.data?.scan_id),
-              token_fingerprint: text(payment.data?.token_fingerprint),
+              processor_order_id: text(payment.data.order_id),
+              scan_id: text(payment.data.scan_id),
+              token_fingerprint: text(payment.data.token_fingerprint),
             },
           ]
-        })
-      )
-    )
+        : []
+    })
     // The ids this run added, and only those, are what the compensation removes.
     const added = await container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE).recordPaymentRefs(refs)
     return new StepResponse(added.length, added)

@@ -1,7 +1,5 @@
 import { isUuidV4 } from "../../lib/uuid"
-
-/** Payments made through a ServiceScan provider, whatever id the store registered it under. */
-const SERVICESCAN_PROVIDER_PREFIX = "pp_servicescan_"
+import { SERVICESCAN_PROVIDER_PREFIX } from "./checkout-session"
 
 export type OrderWithPayments = {
   payment_collections?: Array<{
