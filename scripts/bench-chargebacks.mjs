@@ -221,9 +221,9 @@ async function bootMedusa(databaseUrl, sandboxUrl, { migrate }) {
   // (about 1.5 kB a case). Worldpay does not page them, so a store with more cases at once than the
   // gateway's default cap holds (64 MiB, some 45,000 cases) raises `maxRetrievalBytes`; the bench
   // does what that store would, and says so.
-  const { DEFAULT_MAX_RETRIEVAL_BYTES } = require(join(SRC, "modules/servicescan/gateways/worldpay"))
-  // At most the option's own bound (1 GiB, about 500,000 cases).
-  const maxRetrievalBytes = N * 2048 > DEFAULT_MAX_RETRIEVAL_BYTES ? Math.min(N * 2048, 1024 ** 3) : undefined
+  const { DEFAULT_MAX_RETRIEVAL_BYTES, MAX_RETRIEVAL_BYTES_LIMIT } = require(join(SRC, "modules/servicescan/gateways/worldpay"))
+  // At most the option's own bound (1 GiB, about 500,000 cases at 2 kB).
+  const maxRetrievalBytes = N * 2048 > DEFAULT_MAX_RETRIEVAL_BYTES ? Math.min(N * 2048, MAX_RETRIEVAL_BYTES_LIMIT) : undefined
   if (maxRetrievalBytes && !migrate) {
     log(`gateway: maxRetrievalBytes ${maxRetrievalBytes} (2 kB a case), above the default ${DEFAULT_MAX_RETRIEVAL_BYTES}, as a store with ${N} cases at once must set`)
   }

@@ -2,6 +2,7 @@ import { z } from "@medusajs/framework/zod"
 import { MedusaError } from "@medusajs/framework/utils"
 import { gatewayOption, NAME_UNKNOWN_KEYS } from "../../lib/gateway-option"
 import { DisputeGateway, isDisputeGateway } from "./gateways/types"
+import { MAX_RETRIEVAL_BYTES_LIMIT } from "./gateways/worldpay"
 import { AUTO_RESPOND_POLICIES } from "./types"
 
 const HOUR_MS = 60 * 60 * 1000
@@ -30,7 +31,7 @@ const worldpayDisputeGatewaySchema = z.strictObject(
      * Largest case list read (a day's cases, or the actionable ones), default 64 MiB: some 45,000
      * cases. Worldpay does not page these lists, so a store with more cases at once raises it.
      */
-    maxRetrievalBytes: z.number().int().min(1024 * 1024).max(1024 * 1024 * 1024).optional(),
+    maxRetrievalBytes: z.number().int().min(1024 * 1024).max(MAX_RETRIEVAL_BYTES_LIMIT).optional(),
     /** Per-attempt timeout of those reads; default the larger of `timeoutMs` and 60 s. */
     retrievalTimeoutMs: z.number().int().min(1_000).max(600_000).optional(),
   },

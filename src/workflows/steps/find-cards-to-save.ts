@@ -1,5 +1,5 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { loadOrderServiceScanPayments } from "../utils/order-payments"
+import { loadOrderServiceScanPayments, paymentText } from "../utils/order-payments"
 
 /** A paid form whose card its shopper asked to save. */
 export type CardToSave = {
@@ -20,11 +20,10 @@ export type CardToSave = {
 export const findCardsToSaveStep = createStep(
   "servicescan-find-cards-to-save",
   async (input: { order_id: string }, { container }) => {
-    const text = (value: unknown) => (typeof value === "string" && value ? value : null)
     const cards = (await loadOrderServiceScanPayments(container, [input.order_id])).flatMap((payment): CardToSave[] => {
       const paid = payment.data
-      const customerId = text(paid.customer_id)
-      const formId = text(paid.form_id)
+      const customerId = paymentText(paid.customer_id)
+      const formId = paymentText(paid.form_id)
       if (paid.save_card !== true || paid.status === "canceled" || !customerId || !formId) {
         return []
       }
@@ -35,8 +34,8 @@ export const findCardsToSaveStep = createStep(
           provider_id: payment.provider_id,
           customer_id: customerId,
           form_id: formId,
-          token_fingerprint: text(paid.token_fingerprint),
-          card: { last4: text(card.last4), type: text(card.type) },
+          token_fingerprint: paymentText(paid.token_fingerprint),
+          card: { last4: paymentText(card.last4), type: paymentText(card.type) },
         },
       ]
     })

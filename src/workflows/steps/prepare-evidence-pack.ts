@@ -8,6 +8,7 @@ import type { DisputeCaseRow } from "../../modules/servicescan/service"
 import { mapWithConcurrency } from "../../modules/servicescan/utils/concurrency"
 import { formatMoney } from "../../utils/money"
 import { SERVICESCAN_PROVIDER_PREFIX } from "../utils/checkout-session"
+import { paymentText } from "../utils/order-payments"
 
 type Address = NonNullable<EvidencePackInput["order"]["shippingAddress"]>
 
@@ -135,7 +136,6 @@ export const prepareEvidencePackStep = createStep(
       (o.payment_collections ?? []).flatMap((collection) => collection?.payments ?? []).find((p) => p?.provider_id.startsWith(SERVICESCAN_PROVIDER_PREFIX))
     const data = (payment?.data ?? {}) as Record<string, unknown>
     const card = (data.card ?? {}) as { last4?: string | null; type?: string | null }
-    const text = (value: unknown) => (typeof value === "string" && value ? value : null)
 
     const scans = (cb.proof_requests ?? []).flatMap((pr) => pr?.scans ?? []).filter((scan) => scan !== null)
     const validScanIds = [...new Set(scans.filter((scan) => scan.ground_truth === "valid").map((scan) => scan.scan_id))]
@@ -181,13 +181,13 @@ export const prepareEvidencePackStep = createStep(
       },
       payment: {
         provider: payment?.provider_id ?? "unknown",
-        processorTransactionId: text(data.cnp_txn_id),
-        processorOrderId: text(data.order_id),
-        authCode: text(data.auth_code),
+        processorTransactionId: paymentText(data.cnp_txn_id),
+        processorOrderId: paymentText(data.order_id),
+        authCode: paymentText(data.auth_code),
         cardType: card.type ?? row.card_type,
         last4: card.last4 ?? row.card_last4,
         amount: payment ? money(payment.amount) : money(o.total),
-        authorizedAt: text(data.authorized_at),
+        authorizedAt: paymentText(data.authorized_at),
         capturedAt: (payment?.captures ?? []).flatMap((capture) => (capture ? [new Date(capture.created_at).toISOString()] : [])),
       },
       proofRequests: (cb.proof_requests ?? []).flatMap((pr) =>

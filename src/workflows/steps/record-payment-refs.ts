@@ -1,7 +1,7 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
-import { loadOrderServiceScanPayments } from "../utils/order-payments"
+import { loadOrderServiceScanPayments, paymentText } from "../utils/order-payments"
 
 /**
  * Records how the processor names each ServiceScan payment of these orders
@@ -15,18 +15,17 @@ export const recordPaymentRefsStep = createStep(
     if (!input.order_ids.length) {
       return new StepResponse(0, [] as string[])
     }
-    const text = (value: unknown) => (typeof value === "string" && value ? value : null)
     const refs = (await loadOrderServiceScanPayments(container, input.order_ids)).flatMap((payment) => {
-      const txn = text(payment.data.cnp_txn_id)
+      const txn = paymentText(payment.data.cnp_txn_id)
       return txn
         ? [
             {
               payment_id: payment.id,
               order_id: payment.order_id,
               processor_transaction_id: txn,
-              processor_order_id: text(payment.data.order_id),
-              scan_id: text(payment.data.scan_id),
-              token_fingerprint: text(payment.data.token_fingerprint),
+              processor_order_id: paymentText(payment.data.order_id),
+              scan_id: paymentText(payment.data.scan_id),
+              token_fingerprint: paymentText(payment.data.token_fingerprint),
             },
           ]
         : []

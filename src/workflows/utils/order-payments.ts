@@ -2,6 +2,11 @@ import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { SERVICESCAN_PROVIDER_PREFIX } from "./checkout-session"
 
+/** A text field of payment data: the string, or null when it is absent, empty or not a string. */
+export function paymentText(value: unknown): string | null {
+  return typeof value === "string" && value ? value : null
+}
+
 /** A payment made through one of this plugin's providers, and the order it pays for. */
 export type OrderServiceScanPayment = {
   order_id: string

@@ -38,6 +38,8 @@ export const WORLDPAY_MAX_DOCUMENT_BYTES = 2 * 1024 * 1024
  * and ~26 MB at most while reading (`npm run bench:dispute-gateway`).
  */
 export const DEFAULT_MAX_RETRIEVAL_BYTES = 64 * 1024 * 1024
+/** The most a store may raise that cap to (the option's bound): 1 GiB, some 700,000 cases. */
+export const MAX_RETRIEVAL_BYTES_LIMIT = 1024 * 1024 * 1024
 /** A day's cases take Worldpay longer to gather than one case: the default per-attempt timeout of retrievals is at least this. */
 export const MIN_RETRIEVAL_TIMEOUT_MS = 60_000
 
