@@ -1,36 +1,32 @@
-import http, { IncomingMessage } from "node:http"
-import https from "node:https"
 import {
+  HttpAuthError,
+  HttpConnectionError,
+  HttpError,
+  HttpStatusError,
+  HttpTimeoutError,
   isAuthFailure,
+  redactUrl,
   RequestSummary,
-  ServiceScanAuthError,
-  ServiceScanConnectionError,
-  ServiceScanError,
-  ServiceScanHttpError,
-  ServiceScanResponseError,
-  ServiceScanTimeoutError,
 } from "./errors"
-import { BodyCollector, BodyTooLargeError, HttpProtocolError, StreamedBody, streamedGet } from "./streamed-get"
+import { startExchange, StreamedBody } from "./exchange"
 
 /**
- * A small HTTP core for the ServiceScan service and processor gateways, in the
- * spirit of stripe-node and ky: one base URL, a timeout on every attempt,
+ * A small HTTP core for the ServiceScan APIs and the processors' gateways, in
+ * the spirit of stripe-node and ky: one base URL, a timeout on every attempt,
  * retries only where repeating the request is safe, typed errors.
  *
- * It is built on `node:http`/`node:https` with keep-alive agents, so a poller
- * making thousands of calls pays the handshake once per socket, not per call.
- * Not on the global fetch: with fetch, `npm run bench:disputes` (10,000
- * status checks in one job run) took 12-14 s and peaked at 372-395 MB RSS,
- * because each call's WHATWG objects (Request, Headers, web streams, abort
- * signals) lived long enough to be promoted; on `node:http` it takes ~8 s
- * and peaks at ~250 MB, reached before the run even starts.
- * MSW intercepts `node:http` as it does fetch, so wire-level specs still work.
+ * The transport is undici (./exchange.ts): a process-wide keep-alive pool, so
+ * a poller making thousands of calls pays the handshake once per socket, not
+ * per call, and answers read into one buffer of their declared length, or
+ * streamed on to a sink with back-pressure (the evidence images). Not the
+ * global fetch: with fetch, `npm run bench:disputes` (10,000 status checks in
+ * one job run) took 12-14 s and peaked at 372-395 MB RSS, because each call's
+ * WHATWG objects (Request, Headers, web streams, abort signals) lived long
+ * enough to be promoted; on undici's dispatch it took 7.5 s and peaked at
+ * 222 MB (node:http had taken 7-20 s and 242-247 MB, bench/RESULTS.md).
  *
- * Streamed answers (`responseType: "stream"`, the evidence images) and large
- * ones (`largeAnswer`, Worldpay's case lists) are the exception: they are read
- * by `streamedGet`, into pooled buffers that are reused, on a connection of
- * their own (see there why). MSW does not see those; their specs run against
- * real local servers.
+ * MSW sees only the global fetch, not undici's own dispatchers: wire-level
+ * specs route our dispatches through it (src/lib/__tests__/support/msw-listen.ts).
  */
 
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE"
@@ -65,6 +61,7 @@ export type RequestOptions = {
   method: HttpMethod
   path: string
   query?: Record<string, string | number | undefined>
+  /** Extra request headers. Host, Connection, Content-Length and Transfer-Encoding are the transport's and refused here. */
   headers?: Record<string, string>
   /**
    * A JSON-serialisable value, or a string or bytes (a `Uint8Array`, e.g. a
@@ -78,7 +75,7 @@ export type RequestOptions = {
   idempotent?: boolean
   /**
    * How to read a 2xx body. Default "json". "stream" (GET only) answers a
-   * `StreamedBody` to pipe on or read once, on a connection of its own.
+   * `StreamedBody` to pipe on or read once.
    */
   responseType?: ResponseKind
   /** Overrides the client's key for this request (the service uses different keys per API). */
@@ -92,19 +89,14 @@ export type RequestOptions = {
    * bytes, and error bodies). Default `MAX_BUFFERED_BODY_BYTES` (16 MiB). A
    * caller that expects more (a day's chargeback cases) raises it for that
    * request only; one that expects little lowers it. A larger answer fails
-   * with a `ServiceScanResponseError` as soon as it is known to be larger,
-   * without holding it.
+   * with a `BodyTooLargeError` as soon as it is known to be larger, without
+   * holding it.
    */
   maxBytes?: number
   /**
-   * The answer may run to many megabytes (a day's chargeback cases). A GET
-   * read as json, text or bytes then goes on a connection of its own and is
-   * read through `streamedGet`'s pooled socket reads into one buffer of the
-   * declared length (an answer without a Content-Length is gathered in parts
-   * and joined). Node's HTTP client would allocate every byte twice, in
-   * Buffers V8 collects only 32 MB at a time (bench/README.md, "The RSS
-   * growth, found and fixed"). Retries and the deadline are those of any
-   * buffered answer.
+   * The answer may run to many megabytes (a day's chargeback cases): a GET
+   * read on a connection of its own, closed after it, rather than one of the
+   * pool's. Retries and the deadline are those of any buffered answer.
    */
   largeAnswer?: boolean
 }
@@ -129,18 +121,10 @@ const MAX_RETRY_AFTER_MS = 30_000
  */
 export const MAX_BUFFERED_BODY_BYTES = 16 * 1024 * 1024
 
-/**
- * One keep-alive pool per protocol for the whole process. Node's agent retires
- * an idle socket a second before the server's `Keep-Alive: timeout=` hint, so
- * reused sockets are rarely closed under us; requests that must not be
- * repeated avoid the pool altogether (see `attempt`).
- */
-const keepAliveAgents = {
-  "http:": new http.Agent({ keepAlive: true, scheduling: "lifo" }),
-  "https:": new https.Agent({ keepAlive: true, scheduling: "lifo" }),
-}
+/** Framing headers: the transport writes them, a caller's copy could only contradict it. */
+const TRANSPORT_HEADERS = /^(host|connection|content-length|transfer-encoding|keep-alive|upgrade|te|trailer|expect)$/i
 
-/** What the timer destroys an attempt's request with. */
+/** What the timer destroys an attempt's exchange with, before the answer's head is in. */
 class AttemptTimeout extends Error {
   constructor(timeoutMs: number) {
     super(`The request took longer than ${timeoutMs} ms`)
@@ -184,21 +168,24 @@ export class HttpClient {
     if (options.maxBytes !== undefined && !(Number.isSafeInteger(options.maxBytes) && options.maxBytes > 0)) {
       throw new TypeError(`maxBytes must be a positive integer, got ${options.maxBytes}`)
     }
-    const url = this.url(options.path, options.query)
-    const summary: RequestSummary = { method: options.method, url }
+    if ((options.responseType === "stream" || options.largeAnswer) && (options.method !== "GET" || options.body !== undefined)) {
+      throw new TypeError(`${options.responseType === "stream" ? 'responseType "stream"' : "largeAnswer"} is for a GET without a body`)
+    }
+    for (const name of Object.keys(options.headers ?? {})) {
+      if (TRANSPORT_HEADERS.test(name)) {
+        throw new TypeError(`HttpClient sets the ${name} header itself`)
+      }
+    }
+    const url = new URL(this.url(options.path, options.query))
+    const summary: RequestSummary = { method: options.method, url: redactUrl(url) }
     const idempotent = options.idempotent ?? options.method === "GET"
     const attempts = 1 + (idempotent ? this.maxRetries : 0)
 
-    let lastError: ServiceScanError | undefined
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    for (let attempt = 1; ; attempt++) {
       try {
         return await this.attempt<T>(url, summary, options, idempotent)
       } catch (error) {
-        if (!(error instanceof ServiceScanError)) {
-          throw error
-        }
-        lastError = error
-        if (attempt === attempts || !isRetryable(error) || options.signal?.aborted) {
+        if (!(error instanceof HttpError) || attempt >= attempts || !isRetryable(error) || options.signal?.aborted) {
           throw error
         }
         const delayMs = this.delayFor(attempt, error)
@@ -206,12 +193,10 @@ export class HttpClient {
         await sleep(delayMs, options.signal)
       }
     }
-    // Unreachable: the loop either returns or throws. Kept for the type checker.
-    throw lastError as ServiceScanError
   }
 
   private async attempt<T>(
-    url: string,
+    url: URL,
     summary: RequestSummary,
     options: RequestOptions,
     idempotent: boolean
@@ -223,137 +208,32 @@ export class HttpClient {
       throw options.signal.reason
     }
 
-    const headers: Record<string, string> = {
-      "user-agent": this.userAgent,
-      accept: "application/json, text/plain;q=0.9, */*;q=0.8",
-      ...options.headers,
-    }
-    const apiKey = options.apiKey ?? this.apiKey
-    if (apiKey) {
-      headers["x-api-key"] = apiKey
-    }
-    let body: string | Uint8Array | undefined
-    if (options.body !== undefined) {
-      if (typeof options.body === "string" || isBytes(options.body)) {
-        body = options.body
-      } else {
-        body = JSON.stringify(options.body)
-        headers["content-type"] ??= "application/json"
-      }
-      headers["content-length"] = String(Buffer.byteLength(body))
-    }
-
-    const target = new URL(url)
-    if (responseType === "stream" || options.largeAnswer) {
-      return this.attemptStream<T>(target, headers, summary, options, timeoutMs, maxBytes)
-    }
-    const transport = target.protocol === "https:" ? https : http
-    // A request that must not be repeated goes on a fresh connection: if a
-    // pooled socket is reset as we write to it, nobody can tell whether the
-    // service processed the request, and such a request cannot be retried.
-    // `agent: false`, not `undefined`: the latter means Node's global agent,
-    // which keeps connections alive (and pools them) since Node 19.
-    const agent = idempotent ? keepAliveAgents[target.protocol as "http:" | "https:"] : false
-    const request = transport.request(target, {
+    const exchange = startExchange({
+      url,
       method: options.method,
-      headers: idempotent ? headers : { ...headers, connection: "close" },
-      agent,
+      ...this.message(url, options),
+      fresh: !idempotent || options.largeAnswer === true,
+      idleTimeoutMs: timeoutMs,
+      request: summary,
     })
 
-    // Whether the request can have reached the server: a pooled socket is
-    // connected already, a new one once its TCP connection is up.
-    let connected = false
-    request.once("socket", (socket) => {
-      if (socket.connecting) {
-        socket.once("connect", () => {
-          connected = true
-        })
-      } else {
-        connected = true
-      }
-    })
-
-    // The attempt's deadline covers the whole exchange.
-    let timedOut = false
-    const timer = setTimeout(() => {
-      timedOut = true
-      request.destroy(new AttemptTimeout(timeoutMs))
-    }, timeoutMs)
-    timer.unref?.()
-    const onAbort = () => request.destroy(options.signal?.reason)
-    options.signal?.addEventListener("abort", onAbort, { once: true })
-    const done = () => {
-      clearTimeout(timer)
-      options.signal?.removeEventListener("abort", onAbort)
-    }
-    const failure = (cause: unknown) => transportFailure(cause, { timedOut, timeoutMs, summary, connected, signal: options.signal })
-
-    let response: IncomingMessage
-    try {
-      response = await new Promise<IncomingMessage>((resolve, reject) => {
-        request.once("response", resolve)
-        request.once("error", reject)
-        request.end(body)
-      })
-    } catch (cause) {
-      done()
-      throw failure(cause)
-    }
-
-    const status = response.statusCode ?? 0
-    const responseHeaders = toHeaders(response)
-    if (status < 200 || status > 299) {
-      const errorBody = await readBuffered(response, maxBytes).finally(done).catch(() => undefined)
-      throw answerError(status, responseHeaders, errorBody, summary)
-    }
-
-    try {
-      const bytes = await readBuffered(response, maxBytes)
-      return { status, headers: responseHeaders, data: decodeBody(bytes, responseType) as T }
-    } catch (cause) {
-      throw unreadableAnswer(cause, maxBytes, summary) ?? failure(cause)
-    } finally {
-      done()
-    }
-  }
-
-  /**
-   * A GET on a connection of its own (`streamedGet`). For `responseType:
-   * "stream"` the caller streams the body, and the attempt's deadline covers
-   * the whole download, the caller's writes included: past the head, the
-   * caller's `pipeTo` fails with the typed timeout. A `largeAnswer` is read
-   * whole here, within the attempt, so that it is retried like any other.
-   */
-  private async attemptStream<T>(
-    target: URL,
-    headers: Record<string, string>,
-    summary: RequestSummary,
-    options: RequestOptions,
-    timeoutMs: number,
-    maxBytes: number
-  ): Promise<HttpResponse<T>> {
-    if (options.method !== "GET" || options.body !== undefined) {
-      throw new TypeError(`${options.responseType === "stream" ? 'responseType "stream"' : "largeAnswer"} is for a GET without a body`)
-    }
-    const exchange = streamedGet(target, { headers })
+    // The attempt's deadline covers the whole exchange: for a stream, the
+    // caller's writes too, so past the head the caller's `pipeTo` fails with
+    // the typed timeout (an admin who stops reading must not hold a download forever).
     let timedOut = false
     let headIn = false
     const timer = setTimeout(() => {
       timedOut = true
-      exchange.destroy(headIn ? new ServiceScanTimeoutError(timeoutMs, { request: summary }) : new AttemptTimeout(timeoutMs))
+      exchange.destroy(headIn ? new HttpTimeoutError(timeoutMs, { request: summary }) : new AttemptTimeout(timeoutMs))
     }, timeoutMs)
     timer.unref?.()
     const onAbort = () => exchange.destroy(options.signal?.reason)
     options.signal?.addEventListener("abort", onAbort, { once: true })
-    // Until the caller's writes are done too: an admin who stops reading must not hold a download forever.
     void exchange.over.then(() => {
       clearTimeout(timer)
       options.signal?.removeEventListener("abort", onAbort)
     })
-
-    // A malformed answer will be malformed again: unreadable, not worth a retry.
     const failure = (cause: unknown) =>
-      unreadableAnswer(cause, maxBytes, summary) ??
       transportFailure(cause, { timedOut, timeoutMs, summary, connected: exchange.connected, signal: options.signal })
 
     let head: Awaited<typeof exchange.head>
@@ -366,21 +246,53 @@ export class HttpClient {
       const errorBody = await exchange.readAll(maxBytes).catch(() => undefined)
       throw answerError(head.status, head.headers, errorBody, summary)
     }
-    if (options.responseType === "stream") {
+    if (responseType === "stream") {
       headIn = true
       return { status: head.status, headers: head.headers, data: exchange as StreamedBody as T }
     }
-    // Settled either way, readAll has closed the connection and given back its buffers.
     try {
       const bytes = await exchange.readAll(maxBytes)
-      return { status: head.status, headers: head.headers, data: decodeBody(bytes, options.responseType ?? "json") as T }
+      return { status: head.status, headers: head.headers, data: decodeBody(bytes, responseType) as T }
     } catch (cause) {
       throw failure(cause)
     }
   }
 
-  private delayFor(attempt: number, error: ServiceScanError): number {
-    if (error instanceof ServiceScanHttpError && error.retryAfterMs !== undefined) {
+  /** The request's headers and body, as they go on the wire. */
+  private message(url: URL, options: RequestOptions): { headers: Record<string, string>; body?: string | Buffer } {
+    const headers: Record<string, string> = {
+      "user-agent": this.userAgent,
+      accept: "application/json, text/plain;q=0.9, */*;q=0.8",
+      ...options.headers,
+    }
+    const apiKey = options.apiKey ?? this.apiKey
+    if (apiKey) {
+      headers["x-api-key"] = apiKey
+    }
+    // Credentials in a configured URL are sent as Node's own client sent them (and redacted from every summary).
+    if ((url.username || url.password) && !Object.keys(headers).some((name) => name.toLowerCase() === "authorization")) {
+      const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
+      headers.authorization = `Basic ${Buffer.from(credentials).toString("base64")}`
+    }
+    if (options.body === undefined) {
+      return { headers }
+    }
+    let body: string | Buffer
+    if (typeof options.body === "string") {
+      body = options.body
+    } else if (isBytes(options.body)) {
+      body = Buffer.from(options.body.buffer, options.body.byteOffset, options.body.byteLength)
+    } else {
+      body = JSON.stringify(options.body)
+      headers["content-type"] ??= "application/json"
+    }
+    // Declared rather than left to the transport, so a spec's MSW handler sees it as the service would.
+    headers["content-length"] = String(Buffer.byteLength(body))
+    return { headers, body }
+  }
+
+  private delayFor(attempt: number, error: HttpError): number {
+    if (error instanceof HttpStatusError && error.retryAfterMs !== undefined) {
       return Math.min(error.retryAfterMs, MAX_RETRY_AFTER_MS)
     }
     // Full jitter (AWS architecture blog): spreads retries of many clients apart.
@@ -396,28 +308,36 @@ export function isTransientStatus(status: number): boolean {
 
 /** Whether an error is worth another attempt of an idempotent request. */
 export function isRetryable(error: unknown): boolean {
-  if (error instanceof ServiceScanAuthError) {
+  if (error instanceof HttpAuthError) {
     return false
   }
-  if (error instanceof ServiceScanHttpError) {
+  if (error instanceof HttpStatusError) {
     return isTransientStatus(error.status)
   }
-  return error instanceof ServiceScanTimeoutError || error instanceof ServiceScanConnectionError
+  return error instanceof HttpTimeoutError || error instanceof HttpConnectionError
 }
 
-/** What a failed attempt without an answer is: our timeout, the caller's abort, or the connection. */
+/**
+ * What a failed attempt is: the transport's typed error (an answer that cannot
+ * be used, a connection failure), our timeout, the caller's abort, or our own
+ * mistake refused before sending.
+ */
 function transportFailure(
   cause: unknown,
   attempt: { timedOut: boolean; timeoutMs: number; summary: RequestSummary; connected: boolean; signal?: AbortSignal }
 ): unknown {
-  const { summary: request, connected } = attempt
+  const { summary: request, connected, timeoutMs } = attempt
+  if (cause instanceof HttpError) {
+    return cause
+  }
   if (attempt.timedOut) {
-    return new ServiceScanTimeoutError(attempt.timeoutMs, { request, cause, connected })
+    return new HttpTimeoutError(timeoutMs, { request, cause, connected })
   }
   if (attempt.signal?.aborted) {
     return attempt.signal.reason
   }
-  return new ServiceScanConnectionError({ request, cause, connected })
+  // undici's refusal of our own request (a header value with a line break, say): a TypeError of ours, not retried.
+  return cause
 }
 
 /** A buffered 2xx body as the request asked for it. */
@@ -425,38 +345,11 @@ function decodeBody(bytes: Buffer, responseType: Exclude<ResponseKind, "stream">
   return responseType === "bytes" ? bytes : responseType === "text" ? bytes.toString("utf8") : parseJsonOrText(bytes.toString("utf8"))
 }
 
-/** An answer that arrived but cannot be used: too large, or malformed framing. Not worth a retry. */
-function unreadableAnswer(cause: unknown, maxBytes: number, request: RequestSummary): ServiceScanResponseError | undefined {
-  if (cause instanceof BodyTooLargeError) {
-    return new ServiceScanResponseError(`The answer is larger than ${maxBytes} bytes`, undefined, { request })
-  }
-  if (cause instanceof HttpProtocolError) {
-    return new ServiceScanResponseError(cause.message, undefined, { request, cause })
-  }
-  return undefined
-}
-
 /** The typed error of a non-2xx answer, from its status, headers and (when read) body. */
-function answerError(status: number, headers: Headers, bytes: Buffer | undefined, request: RequestSummary): ServiceScanHttpError {
+function answerError(status: number, headers: Headers, bytes: Buffer | undefined, request: RequestSummary): HttpStatusError {
   const body = bytes === undefined ? undefined : parseJsonOrText(bytes.toString("utf8"))
   const init = { request, retryAfterMs: parseRetryAfter(headers.get("retry-after")) }
-  return isAuthFailure(status, body) ? new ServiceScanAuthError(status, body, init) : new ServiceScanHttpError(status, body, init)
-}
-
-/** The whole body of an answer, up to `maxBytes`. */
-async function readBuffered(response: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const declared = Number(response.headers["content-length"])
-  let body: BodyCollector
-  try {
-    body = new BodyCollector(Number.isSafeInteger(declared) ? declared : undefined, maxBytes)
-    for await (const chunk of response) {
-      body.add(chunk as Buffer, true)
-    }
-  } catch (error) {
-    response.destroy()
-    throw error
-  }
-  return body.result()
+  return isAuthFailure(status, body) ? new HttpAuthError(status, body, init) : new HttpStatusError(status, body, init)
 }
 
 /**
@@ -465,16 +358,6 @@ async function readBuffered(response: IncomingMessage, maxBytes: number): Promis
  */
 function isBytes(value: unknown): value is Uint8Array {
   return ArrayBuffer.isView(value) && Object.prototype.toString.call(value) === "[object Uint8Array]"
-}
-
-/** The answer's headers as a WHATWG `Headers`, repeated ones joined as fetch would. */
-function toHeaders(response: IncomingMessage): Headers {
-  const headers = new Headers()
-  const raw = response.rawHeaders
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    headers.append(raw[i], raw[i + 1])
-  }
-  return headers
 }
 
 function parseJsonOrText(text: string): unknown {

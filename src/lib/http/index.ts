@@ -1,4 +1,4 @@
 export * from "./client"
 export * from "./errors"
-export { BodyTooLargeError, HttpProtocolError } from "./streamed-get"
-export type { StreamedBody } from "./streamed-get"
+export { setHttpDispatcher, STREAM_HIGH_WATER_BYTES } from "./exchange"
+export type { StreamedBody } from "./exchange"

@@ -1,4 +1,4 @@
-import { HttpClient, RetryEvent, ServiceScanResponseError } from "../http"
+import { HttpClient, RetryEvent, UnreadableResponseError } from "../http"
 
 /**
  * The merchant-backend side of the hosted card form: exchanging a form id for
@@ -61,9 +61,9 @@ export class CheckoutClient {
    * it on transient failures; the service answers a repeated exchange with the
    * same token, so a retry cannot register the card twice.
    *
-   * @throws ServiceScanHttpError / ServiceScanAuthError for non-2xx answers
-   * (status and body kept), ServiceScanTimeoutError, ServiceScanConnectionError,
-   * and ServiceScanResponseError when a 2xx body carries no usable token.
+   * @throws HttpStatusError / HttpAuthError for non-2xx answers
+   * (status and body kept), HttpTimeoutError, HttpConnectionError,
+   * and UnreadableResponseError when a 2xx body carries no usable token.
    */
   async exchangeFormId(
     formId: string,
@@ -78,7 +78,7 @@ export class CheckoutClient {
     const token = readToken(response.data)
     if (token === undefined) {
       // The body is deliberately not attached: a malformed answer may still hold the token.
-      throw new ServiceScanResponseError(
+      throw new UnreadableResponseError(
         "The token exchange answered without a token string",
         describeShape(response.data),
         { request: { method: "GET", url: this.http.url(path) } }

@@ -2,12 +2,12 @@ import { z } from "@medusajs/framework/zod"
 import {
   HttpClient,
   RetryEvent,
-  ServiceScanAuthError,
-  ServiceScanConnectionError,
-  ServiceScanError,
-  ServiceScanHttpError,
-  ServiceScanResponseError,
-  ServiceScanTimeoutError,
+  HttpAuthError,
+  HttpConnectionError,
+  HttpError,
+  HttpStatusError,
+  UnreadableResponseError,
+  HttpTimeoutError,
   StreamedBody,
 } from "../http"
 import { isUuidV4 } from "../uuid"
@@ -23,7 +23,7 @@ import { isUuidV4 } from "../uuid"
  *
  * Every 2xx body is validated with zod. The real service's documented JSON is
  * not always well-formed, so a body that does not match is a typed
- * `ServiceScanResponseError`, never an exception from deep inside a caller.
+ * `UnreadableResponseError`, never an exception from deep inside a caller.
  *
  * (zod comes through `@medusajs/framework/zod`, a plain re-export: the peer
  * dependency guarantees it is installed, and nothing of Medusa's runtime is used.)
@@ -70,7 +70,7 @@ type CallOptions = { signal?: AbortSignal }
 
 /**
  * The spec's error rows of the disputes endpoints, by meaning. Authentication
- * rows (401/403 with plain-text bodies) are `ServiceScanAuthError` instead.
+ * rows (401/403 with plain-text bodies) are `HttpAuthError` instead.
  */
 export type DisputesErrorReason =
   /** PUT 400: empty body, malformed JSON or a scan id that is not a UUIDv4. */
@@ -91,10 +91,10 @@ export type DisputesErrorReason =
   | "image_missing"
 
 /** A documented error answer of the disputes API, classified. */
-export class ServiceScanDisputesError extends ServiceScanHttpError {
+export class ServiceScanDisputesError extends HttpStatusError {
   readonly reason: DisputesErrorReason
 
-  constructor(reason: DisputesErrorReason, source: ServiceScanHttpError) {
+  constructor(reason: DisputesErrorReason, source: HttpStatusError) {
     super(source.status, source.body, { request: source.request, cause: source })
     this.reason = reason
   }
@@ -210,7 +210,7 @@ export class DisputesClient {
   /**
    * Proves that the service answers and accepts the key, without creating
    * anything: a status check of a proof request nobody owns. Answers the
-   * round-trip time; throws `ServiceScanAuthError` for a bad key and the
+   * round-trip time; throws `HttpAuthError` for a bad key and the
    * transport errors when the service is unreachable.
    */
   async probe(options: CallOptions = {}): Promise<{ latencyMs: number }> {
@@ -240,12 +240,12 @@ export class DisputesClient {
 
   private async call<T>(
     request: Parameters<HttpClient["request"]>[0],
-    classify: (error: ServiceScanHttpError) => DisputesErrorReason | undefined
+    classify: (error: HttpStatusError) => DisputesErrorReason | undefined
   ): Promise<{ data: T; headers: Headers }> {
     try {
       return await this.http.request<T>(request)
     } catch (error) {
-      if (error instanceof ServiceScanHttpError && !(error instanceof ServiceScanAuthError)) {
+      if (error instanceof HttpStatusError && !(error instanceof HttpAuthError)) {
         const reason = classify(error)
         if (reason) {
           throw new ServiceScanDisputesError(reason, error)
@@ -265,7 +265,7 @@ export class DisputesClient {
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
       const where = issue?.path.length ? issue.path.join(".") : "body"
-      throw new ServiceScanResponseError(
+      throw new UnreadableResponseError(
         `${method} ${path}: unexpected response (${where}: ${issue?.message ?? "invalid"})`,
         response.data,
         { request: { method, url: this.http.url(path) } }
@@ -300,11 +300,11 @@ const NOT_SENT_CODES = new Set([
 ])
 
 export function submissionOutcome(error: unknown): SubmissionOutcome {
-  if (error instanceof ServiceScanAuthError) {
+  if (error instanceof HttpAuthError) {
     // Authentication is checked before the body is looked at: nothing was created.
     return "not_created"
   }
-  if (error instanceof ServiceScanHttpError) {
+  if (error instanceof HttpStatusError) {
     if (error.status === 400) {
       return "rejected"
     }
@@ -313,19 +313,19 @@ export function submissionOutcome(error: unknown): SubmissionOutcome {
     // come after the proof request was stored.
     return error.status >= 500 && error.status !== 503 ? "unknown" : "not_created"
   }
-  if (error instanceof ServiceScanConnectionError) {
+  if (error instanceof HttpConnectionError) {
     return !error.connected || NOT_SENT_CODES.has(causeCode(error) ?? "") ? "not_created" : "unknown"
   }
-  if (error instanceof ServiceScanTimeoutError) {
+  if (error instanceof HttpTimeoutError) {
     // Timed out before the connection was even up: nothing was sent.
     return error.connected ? "unknown" : "not_created"
   }
-  if (error instanceof ServiceScanResponseError) {
+  if (error instanceof UnreadableResponseError) {
     return "unknown"
   }
   // Not a transport error at all: our own check refused the scan ids before
   // anything went out, and sending the same ids again would be refused again.
-  return error instanceof ServiceScanError ? "unknown" : "rejected"
+  return error instanceof HttpError ? "unknown" : "rejected"
 }
 
 /**
@@ -357,7 +357,7 @@ function jsonError(body: unknown): string | undefined {
   return undefined
 }
 
-function classifyCreateError(error: ServiceScanHttpError): DisputesErrorReason | undefined {
+function classifyCreateError(error: HttpStatusError): DisputesErrorReason | undefined {
   return error.status === 400 ? "invalid_request" : undefined
 }
 
@@ -365,7 +365,7 @@ function classifyCreateError(error: ServiceScanHttpError): DisputesErrorReason |
  * Matched on the spec's messages, not the status alone: a 404 from a wrong base
  * URL (a proxy, a path prefix) must not make us believe our proof requests are gone.
  */
-function classifyProofError(error: ServiceScanHttpError): DisputesErrorReason | undefined {
+function classifyProofError(error: HttpStatusError): DisputesErrorReason | undefined {
   const message = jsonError(error.body)
   if (error.status === 404 && message === "Proof request not found") {
     return "proof_request_not_found"
@@ -380,7 +380,7 @@ function classifyProofError(error: ServiceScanHttpError): DisputesErrorReason | 
  * The image endpoint reuses 400 and 404 for different rows; the body tells them
  * apart (JSON `{error}` versus a plain-text body).
  */
-function classifyImageError(error: ServiceScanHttpError): DisputesErrorReason | undefined {
+function classifyImageError(error: HttpStatusError): DisputesErrorReason | undefined {
   const text = bodyText(error.body)
   const message = jsonError(error.body)
   switch (error.status) {

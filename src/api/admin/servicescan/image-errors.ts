@@ -1,9 +1,9 @@
 import {
-  ServiceScanAuthError,
-  ServiceScanConnectionError,
-  ServiceScanHttpError,
-  ServiceScanResponseError,
-  ServiceScanTimeoutError,
+  HttpAuthError,
+  HttpConnectionError,
+  HttpStatusError,
+  UnreadableResponseError,
+  HttpTimeoutError,
 } from "../../../lib/http"
 import { ServiceScanDisputesError } from "../../../lib/servicescan/disputes-client"
 
@@ -60,7 +60,7 @@ export function imageErrorResponse(error: unknown): AdminImageError | undefined 
         break
     }
   }
-  if (error instanceof ServiceScanAuthError) {
+  if (error instanceof HttpAuthError) {
     return {
       status: 502,
       type: "upstream_error",
@@ -68,13 +68,13 @@ export function imageErrorResponse(error: unknown): AdminImageError | undefined 
       message: `ServiceScan refused the store's secret key (${error.status} ${error.serviceMessage ?? ""}). Check the secretKey option of the servicescan module and the key's permissions.`.replace(" )", ")"),
     }
   }
-  if (error instanceof ServiceScanTimeoutError) {
+  if (error instanceof HttpTimeoutError) {
     return { status: 504, type: "upstream_error", code: "timeout", message: "ServiceScan did not answer in time; try again later" }
   }
-  if (error instanceof ServiceScanConnectionError) {
+  if (error instanceof HttpConnectionError) {
     return { status: 503, type: "upstream_error", code: "unreachable", message: "ServiceScan cannot be reached; try again later" }
   }
-  if (error instanceof ServiceScanHttpError) {
+  if (error instanceof HttpStatusError) {
     return {
       status: 502,
       type: "upstream_error",
@@ -82,7 +82,7 @@ export function imageErrorResponse(error: unknown): AdminImageError | undefined 
       message: `ServiceScan answered ${error.status}; try again later`,
     }
   }
-  if (error instanceof ServiceScanResponseError) {
+  if (error instanceof UnreadableResponseError) {
     return { status: 502, type: "upstream_error", code: "upstream_error", message: "ServiceScan sent an unreadable image response" }
   }
   return undefined

@@ -4,11 +4,11 @@ import { listenStrictly } from "../../__tests__/support/msw-listen"
 import {
   HttpClient,
   RetryEvent,
-  ServiceScanAuthError,
-  ServiceScanConnectionError,
-  ServiceScanError,
-  ServiceScanHttpError,
-  ServiceScanTimeoutError,
+  HttpAuthError,
+  HttpConnectionError,
+  HttpError,
+  HttpStatusError,
+  HttpTimeoutError,
 } from ".."
 
 const BASE = "https://service.test"
@@ -31,12 +31,12 @@ function client(overrides: Partial<ConstructorParameters<typeof HttpClient>[0]> 
   return { instance, retries }
 }
 
-async function caught(promise: Promise<unknown>): Promise<ServiceScanError> {
+async function caught(promise: Promise<unknown>): Promise<HttpError> {
   try {
     await promise
   } catch (error) {
-    expect(error).toBeInstanceOf(ServiceScanError)
-    return error as ServiceScanError
+    expect(error).toBeInstanceOf(HttpError)
+    return error as HttpError
   }
   throw new Error("expected a rejection")
 }
@@ -69,7 +69,7 @@ describe("HttpClient", () => {
     )
     const { instance } = client({ timeoutMs: 50, maxRetries: 0 })
     const error = await caught(instance.request({ method: "GET", path: "/slow" }))
-    expect(error).toBeInstanceOf(ServiceScanTimeoutError)
+    expect(error).toBeInstanceOf(HttpTimeoutError)
     expect(error).toMatchObject({ timeoutMs: 50, request: { method: "GET", url: `${BASE}/slow` } })
     // The exact message, with or without "(while connecting)", is a real socket's
     // to tell (http-client.socket.unit.spec.ts): MSW's sockets never connect.
@@ -110,7 +110,7 @@ describe("HttpClient", () => {
     )
     const { instance, retries } = client()
     const error = await caught(instance.request({ method: "PUT", path: "/proof", body: ["x"] }))
-    expect(error).toBeInstanceOf(ServiceScanHttpError)
+    expect(error).toBeInstanceOf(HttpStatusError)
     expect(calls).toBe(1)
     expect(retries).toEqual([])
   })
@@ -155,7 +155,7 @@ describe("HttpClient", () => {
     )
     const { instance } = client()
     const error = await caught(instance.request({ method: "GET", path: "/auth" }))
-    expect(error).toBeInstanceOf(ServiceScanAuthError)
+    expect(error).toBeInstanceOf(HttpAuthError)
     expect(error).toMatchObject({ status, body: text, serviceMessage: text })
     expect(calls).toBe(1)
   })
@@ -170,8 +170,8 @@ describe("HttpClient", () => {
     )
     const { instance } = client()
     const error = await caught(instance.request({ method: "GET", path: "/missing" }))
-    expect(error).toBeInstanceOf(ServiceScanHttpError)
-    expect(error).not.toBeInstanceOf(ServiceScanAuthError)
+    expect(error).toBeInstanceOf(HttpStatusError)
+    expect(error).not.toBeInstanceOf(HttpAuthError)
     expect(error).toMatchObject({
       status: 404,
       body: { error: "Proof request not found" },
@@ -185,7 +185,7 @@ describe("HttpClient", () => {
     server.use(http.get(`${BASE}/down`, () => HttpResponse.error()))
     const { instance, retries } = client()
     const error = await caught(instance.request({ method: "GET", path: "/down" }))
-    expect(error).toBeInstanceOf(ServiceScanConnectionError)
+    expect(error).toBeInstanceOf(HttpConnectionError)
     expect(retries).toHaveLength(2)
   })
 
@@ -205,6 +205,25 @@ describe("HttpClient", () => {
       expect(JSON.stringify(error)).not.toContain(KEY)
     }
     expect(JSON.stringify(retries)).not.toContain(KEY)
+  })
+
+  it("redacts credentials and secret-named query values from every summary, and sends URL credentials as Basic", async () => {
+    let authorization: string | null = null
+    server.use(
+      http.get(`${BASE}/report`, ({ request }) => {
+        authorization = request.headers.get("authorization")
+        return new HttpResponse("nope", { status: 500 })
+      })
+    )
+    const { instance, retries } = client({ baseUrl: "https://user:s3cret-pass@service.test" })
+    const error = await caught(instance.request({ method: "GET", path: "/report", query: { token: "tok_SECRET", day: "2024-01-01" } }))
+    expect(authorization).toBe(`Basic ${Buffer.from("user:s3cret-pass").toString("base64")}`)
+    expect(error.request.url).toBe("https://REDACTED@service.test/report?token=REDACTED&day=2024-01-01")
+    for (const secret of ["s3cret-pass", "tok_SECRET"]) {
+      expect(error.message).not.toContain(secret)
+      expect(JSON.stringify(error)).not.toContain(secret)
+      expect(JSON.stringify(retries)).not.toContain(secret)
+    }
   })
 
   it("sends bytes as they are, with the caller's content type and their length", async () => {

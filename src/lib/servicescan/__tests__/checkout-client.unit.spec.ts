@@ -1,7 +1,7 @@
 import { http, HttpResponse } from "msw"
 import { setupServer } from "msw/node"
 import { listenStrictly } from "../../__tests__/support/msw-listen"
-import { ServiceScanAuthError, ServiceScanHttpError, ServiceScanResponseError } from "../../http"
+import { HttpAuthError, HttpStatusError, UnreadableResponseError } from "../../http"
 import { CheckoutClient } from "../checkout-client"
 
 const CHECKOUT = "https://checkout.servicescan.test"
@@ -57,7 +57,7 @@ describe("CheckoutClient.exchangeFormId", () => {
     await expect(client().exchangeFormId(FORM)).resolves.toEqual({ token: "t" })
     calls = 0
     const error = await client().exchangeFormId("missing").catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(ServiceScanHttpError)
+    expect(error).toBeInstanceOf(HttpStatusError)
     expect(error).toMatchObject({ status: 404, serviceMessage: "Form not found" })
     expect(calls).toBe(1)
   })
@@ -67,7 +67,7 @@ describe("CheckoutClient.exchangeFormId", () => {
       http.get(`${CHECKOUT}/api/v1/worldpay/form/:id`, () => new HttpResponse("Invalid API key provided", { status: 403 }))
     )
     const error = await client().exchangeFormId(FORM).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(ServiceScanAuthError)
+    expect(error).toBeInstanceOf(HttpAuthError)
     expect(JSON.stringify(error)).not.toContain(KEY)
     expect((error as Error).message).not.toContain(KEY)
   })
@@ -81,9 +81,9 @@ describe("CheckoutClient.exchangeFormId", () => {
         )
       )
       const error = await client().exchangeFormId(FORM).catch((e: unknown) => e)
-      expect(error).toBeInstanceOf(ServiceScanResponseError)
+      expect(error).toBeInstanceOf(UnreadableResponseError)
       expect(JSON.stringify(error)).not.toContain("1111000276870123")
-      expect(String((error as ServiceScanResponseError).body)).not.toContain("1111000276870123")
+      expect(String((error as UnreadableResponseError).body)).not.toContain("1111000276870123")
     }
   )
 })

@@ -1,5 +1,5 @@
 import { AddressInfo, createServer } from "node:net"
-import { ServiceScanAuthError, ServiceScanTimeoutError } from "../../http"
+import { HttpAuthError, HttpTimeoutError } from "../../http"
 import { DisputesClient, ServiceScanDisputesError, submissionOutcome } from "../disputes-client"
 
 /**
@@ -118,7 +118,7 @@ it("maps the proof status rows: unknown id, other account's request", async () =
   expect((error as ServiceScanDisputesError).reason).toBe("proof_request_forbidden")
 })
 
-it("raises ServiceScanAuthError for an unknown key, a key without permission and a failing key lookup", async () => {
+it("raises HttpAuthError for an unknown key, a key without permission and a failing key lookup", async () => {
   const unknown = new DisputesClient({ baseUrl: sandbox.url, secretKey: "sk_test_nobody" })
   await expect(unknown.getProofRequest("x")).rejects.toMatchObject({ status: 403, serviceMessage: "Invalid API key provided" })
 
@@ -128,11 +128,11 @@ it("raises ServiceScanAuthError for an unknown key, a key without permission and
   })
   const readOnly = new DisputesClient({ baseUrl: sandbox.url, secretKey: key })
   const error = await readOnly.createProofRequest([await newScan()]).catch((e: unknown) => e)
-  expect(error).toBeInstanceOf(ServiceScanAuthError)
+  expect(error).toBeInstanceOf(HttpAuthError)
   expect(error).toMatchObject({ status: 403, serviceMessage: "Key has invalid permissions" })
 
   await control("/faults", { keyLookup: "fail" })
-  await expect(client.probe()).rejects.toBeInstanceOf(ServiceScanAuthError)
+  await expect(client.probe()).rejects.toBeInstanceOf(HttpAuthError)
 })
 
 it("sends the PUT once on a 503, and the sandbox created nothing", async () => {
@@ -176,6 +176,6 @@ it("times out per attempt, and a timed-out PUT is an unknown outcome", async () 
   await control("/faults", { latencyMs: 300 })
   const impatient = new DisputesClient({ baseUrl: sandbox.url, secretKey: sandbox.demo.keys.secret, timeoutMs: 100 })
   const error = await impatient.createProofRequest([await newScan()]).catch((e: unknown) => e)
-  expect(error).toBeInstanceOf(ServiceScanTimeoutError)
+  expect(error).toBeInstanceOf(HttpTimeoutError)
   expect(submissionOutcome(error)).toBe("unknown")
 })

@@ -4,11 +4,11 @@ import { http, HttpResponse } from "msw"
 import { setupServer } from "msw/node"
 import { listenStrictly } from "../../__tests__/support/msw-listen"
 import {
-  ServiceScanAuthError,
-  ServiceScanConnectionError,
-  ServiceScanTimeoutError,
-  ServiceScanHttpError,
-  ServiceScanResponseError,
+  HttpAuthError,
+  HttpConnectionError,
+  HttpTimeoutError,
+  HttpStatusError,
+  UnreadableResponseError,
 } from "../../http"
 import { DisputesClient, ServiceScanDisputesError, submissionOutcome } from "../disputes-client"
 
@@ -65,7 +65,7 @@ describe("createProofRequest (PUT /disputes/proofRequest)", () => {
     )
     const error = await rejection(client().createProofRequest([SCAN_A]))
     expect(calls).toBe(1)
-    expect(error).toBeInstanceOf(ServiceScanHttpError)
+    expect(error).toBeInstanceOf(HttpStatusError)
     expect(submissionOutcome(error)).toBe("not_created")
   })
 
@@ -82,10 +82,10 @@ describe("createProofRequest (PUT /disputes/proofRequest)", () => {
   // Whether a connection was up is the HTTP core's to observe on a real socket
   // (MSW has none; see disputes-client.sandbox.unit.spec.ts for resets and timeouts there).
   it.each([
-    ["a failure with the connection up", new ServiceScanConnectionError({ request: PUT, connected: true }), "unknown"],
-    ["a failure before connecting", new ServiceScanConnectionError({ request: PUT, connected: false }), "not_created"],
-    ["a timeout with the connection up", new ServiceScanTimeoutError(100, { request: PUT, connected: true }), "unknown"],
-    ["a timeout while connecting", new ServiceScanTimeoutError(100, { request: PUT, connected: false }), "not_created"],
+    ["a failure with the connection up", new HttpConnectionError({ request: PUT, connected: true }), "unknown"],
+    ["a failure before connecting", new HttpConnectionError({ request: PUT, connected: false }), "not_created"],
+    ["a timeout with the connection up", new HttpTimeoutError(100, { request: PUT, connected: true }), "unknown"],
+    ["a timeout while connecting", new HttpTimeoutError(100, { request: PUT, connected: false }), "not_created"],
   ])("classifies %s as %s", (_case, error, outcome) => {
     expect(submissionOutcome(error)).toBe(outcome)
   })
@@ -114,7 +114,7 @@ describe("createProofRequest (PUT /disputes/proofRequest)", () => {
   it("fails with a typed error on a 2xx body without an id, and calls it an unknown outcome", async () => {
     server.use(http.put(`${BASE}/disputes/proofRequest`, () => new HttpResponse("{id: pr_1", { status: 200 })))
     const error = await rejection(client().createProofRequest([SCAN_A]))
-    expect(error).toBeInstanceOf(ServiceScanResponseError)
+    expect(error).toBeInstanceOf(UnreadableResponseError)
     expect((error as Error).message).toMatch(/unexpected response/)
     expect(submissionOutcome(error)).toBe("unknown")
   })
@@ -123,11 +123,11 @@ describe("createProofRequest (PUT /disputes/proofRequest)", () => {
     [401, "An API key is required for authentication"],
     [403, "Invalid API key provided"],
     [403, "Key has invalid permissions"],
-  ])("maps the auth row %i %s to ServiceScanAuthError without leaking the key", async (status, text) => {
+  ])("maps the auth row %i %s to HttpAuthError without leaking the key", async (status, text) => {
     server.use(http.put(`${BASE}/disputes/proofRequest`, () => new HttpResponse(text, { status })))
     const error = await rejection(client().createProofRequest([SCAN_A]))
-    expect(error).toBeInstanceOf(ServiceScanAuthError)
-    expect((error as ServiceScanAuthError).status).toBe(status)
+    expect(error).toBeInstanceOf(HttpAuthError)
+    expect((error as HttpAuthError).status).toBe(status)
     expect(String((error as Error).message)).not.toContain(KEY)
     expect(JSON.stringify(error)).not.toContain(KEY)
     // Authentication is checked first: nothing was created.
@@ -189,7 +189,7 @@ describe("getProofRequest (GET /disputes/proof/<id>)", () => {
   ])("fails with a typed error, not a crash, on %s", async (_case, response) => {
     server.use(http.get(`${BASE}/disputes/proof/pr_1`, () => response.clone()))
     const error = await rejection(client().getProofRequest("pr_1"))
-    expect(error).toBeInstanceOf(ServiceScanResponseError)
+    expect(error).toBeInstanceOf(UnreadableResponseError)
   })
 
   it("maps the 404 and 403 rows", async () => {
@@ -201,13 +201,13 @@ describe("getProofRequest (GET /disputes/proof/<id>)", () => {
     expect((missing as ServiceScanDisputesError).reason).toBe("proof_request_not_found")
     const foreign = await rejection(client().getProofRequest("foreign"))
     expect((foreign as ServiceScanDisputesError).reason).toBe("proof_request_forbidden")
-    expect(foreign).not.toBeInstanceOf(ServiceScanAuthError)
+    expect(foreign).not.toBeInstanceOf(HttpAuthError)
   })
 
   it("does not mistake a 404 of a wrong base URL for a missing proof request", async () => {
     server.use(http.get(`${BASE}/disputes/proof/pr_1`, () => HttpResponse.json({ error: "Not found" }, { status: 404 })))
     const error = await rejection(client().getProofRequest("pr_1"))
-    expect(error).toBeInstanceOf(ServiceScanHttpError)
+    expect(error).toBeInstanceOf(HttpStatusError)
     expect(error).not.toBeInstanceOf(ServiceScanDisputesError)
   })
 
@@ -233,7 +233,7 @@ describe("getProofRequest (GET /disputes/proof/<id>)", () => {
         return new HttpResponse("Invalid API key provided", { status: 403 })
       })
     )
-    await expect(client().getProofRequest("pr_1")).rejects.toBeInstanceOf(ServiceScanAuthError)
+    await expect(client().getProofRequest("pr_1")).rejects.toBeInstanceOf(HttpAuthError)
     expect(calls).toBe(1)
   })
 })
@@ -319,7 +319,7 @@ describe("getImage (GET /disputes/image/<scan_id>.jpg)", () => {
     }
     const image = await imageClient({ timeoutMs: 200 }).getImage(SCAN_A)
     const error = await rejection(image.body.readAll(100))
-    expect(error).toBeInstanceOf(ServiceScanTimeoutError)
+    expect(error).toBeInstanceOf(HttpTimeoutError)
     expect((error as Error).message).toBe(`GET ${imageBase}/disputes/image/${SCAN_A}.jpg timed out after 200 ms`)
   })
 
@@ -353,6 +353,6 @@ describe("probe", () => {
 
   it("reports a refused key", async () => {
     server.use(http.get(`${BASE}/disputes/proof/:id`, () => new HttpResponse("Key has invalid permissions", { status: 403 })))
-    await expect(client().probe()).rejects.toBeInstanceOf(ServiceScanAuthError)
+    await expect(client().probe()).rejects.toBeInstanceOf(HttpAuthError)
   })
 })

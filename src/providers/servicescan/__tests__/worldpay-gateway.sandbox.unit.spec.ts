@@ -1,5 +1,5 @@
 import { startSandbox, type Sandbox } from "servicescan-sandbox"
-import { ServiceScanConnectionError } from "../../../lib/http"
+import { HttpConnectionError } from "../../../lib/http"
 import { GatewayConfigurationError } from "../gateways/types"
 import { WorldpayGateway } from "../gateways/worldpay"
 
@@ -222,7 +222,7 @@ describe("WorldpayGateway against the sandbox's cnpAPI", () => {
     const url = down.demo.processor.url
     await down.close()
     const unreachable = new WorldpayGateway({ ...sandbox.demo.processor, url, maxRetries: 0 })
-    await expect(unreachable.authorize(authorizeRequest(CERT_TOKEN))).rejects.toBeInstanceOf(ServiceScanConnectionError)
+    await expect(unreachable.authorize(authorizeRequest(CERT_TOKEN))).rejects.toBeInstanceOf(HttpConnectionError)
   })
 
 })

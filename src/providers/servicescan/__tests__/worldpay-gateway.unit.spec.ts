@@ -1,6 +1,6 @@
 import { http, HttpResponse } from "msw"
 import { setupServer } from "msw/node"
-import { ServiceScanHttpError } from "../../../lib/http"
+import { HttpStatusError } from "../../../lib/http"
 import { GatewayConfigurationError, GatewayProtocolError } from "../gateways/types"
 import { WorldpayGateway } from "../gateways/worldpay"
 import { classifyResponseCode } from "../gateways/worldpay/response-codes"
@@ -101,7 +101,7 @@ describe("WorldpayGateway wire format", () => {
     server.use(http.post(CNP_URL, () => new HttpResponse("Bad Gateway", { status: 502 })))
     await expect(
       gateway().authorize({ requestId: "r", orderId: "o", amount: 1, currencyCode: "usd", token: TOKEN })
-    ).rejects.toBeInstanceOf(ServiceScanHttpError)
+    ).rejects.toBeInstanceOf(HttpStatusError)
   })
 })
 

@@ -166,7 +166,7 @@ export type GatewayResult = {
 /**
  * Base of the errors a gateway throws when it got no verdict on the
  * transaction. Gateways may also let the HTTP core's typed errors
- * (ServiceScanTimeoutError, ServiceScanConnectionError, ServiceScanHttpError)
+ * (HttpTimeoutError, HttpConnectionError, HttpStatusError)
  * propagate; the provider maps all of them.
  */
 export class GatewayError extends Error {

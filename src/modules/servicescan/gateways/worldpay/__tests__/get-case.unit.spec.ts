@@ -1,6 +1,6 @@
 import { HttpResponse } from "msw"
 import { setupServer } from "msw/node"
-import { ServiceScanConnectionError } from "../../../../../lib/http"
+import { HttpConnectionError } from "../../../../../lib/http"
 import { DisputeGatewayProtocolError } from "../../types"
 import {
   BASE,
@@ -54,7 +54,7 @@ describe("WorldpayDisputeGateway.getCase", () => {
     const seen: Seen[] = []
     server.use(worldpay(seen, () => HttpResponse.error()))
     const error = await caught(gateway({ maxRetries: 2 }).instance.getCase(CASE_ID))
-    expect(error).toBeInstanceOf(ServiceScanConnectionError)
+    expect(error).toBeInstanceOf(HttpConnectionError)
     expect(seen).toHaveLength(3)
   })
 

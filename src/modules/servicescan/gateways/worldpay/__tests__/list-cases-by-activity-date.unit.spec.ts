@@ -1,5 +1,5 @@
 import { HttpResponse } from "msw"
-import { ServiceScanHttpError, ServiceScanResponseError } from "../../../../../lib/http"
+import { HttpStatusError, UnreadableResponseError } from "../../../../../lib/http"
 import { DisputeGatewayConfigurationError } from "../../errors"
 import { DisputeGatewayProtocolError, DisputeGatewayRefusal } from "../../types"
 import {
@@ -123,7 +123,7 @@ describe("WorldpayDisputeGateway.listCasesByActivityDate", () => {
     const seen: Seen[] = []
     local.use(seen, () => new HttpResponse("oops", { status: 500 }))
     const error = await caught(gateway({ url: local.base, maxRetries: 1 }).instance.listCasesByActivityDate("2025-01-31"))
-    expect(error).toBeInstanceOf(ServiceScanHttpError)
+    expect(error).toBeInstanceOf(HttpStatusError)
     expect(seen).toHaveLength(2)
     expectNoSecret(error)
   })
@@ -145,7 +145,7 @@ describe("WorldpayDisputeGateway.listCasesByActivityDate", () => {
     const body = retrievalXml(Array.from({ length: 50 }, () => caseXml()))
     local.use([], () => xmlAnswer(body))
     const error = await caught(gateway({ url: local.base, maxRetrievalBytes: 10_000 }).instance.listCasesByActivityDate("2025-01-31"))
-    expect(error).toBeInstanceOf(ServiceScanResponseError)
+    expect(error).toBeInstanceOf(UnreadableResponseError)
     expect(error.message).toBe("The answer is larger than 10000 bytes")
   })
 })

@@ -1,6 +1,6 @@
 import { HttpResponse } from "msw"
 import { setupServer } from "msw/node"
-import { ServiceScanConnectionError, ServiceScanHttpError } from "../../../../../lib/http"
+import { HttpConnectionError, HttpStatusError } from "../../../../../lib/http"
 import { DisputeGatewayConfigurationError } from "../../errors"
 import { DisputeGatewayProtocolError, DisputeGatewayRefusal } from "../../types"
 import { BASE, BASIC, CASE_ID, caught, errorXml, expectNoSecret, gateway, listen, MEDIA_TYPE, NS, Seen, updateXml, worldpay, xmlAnswer } from "./helpers"
@@ -42,7 +42,7 @@ describe("WorldpayDisputeGateway.represent", () => {
     expect(error).toBeInstanceOf(DisputeGatewayRefusal)
     expect(error).toMatchObject({ code: "400", gateway: "worldpay" })
     expect(error.message).toBe(`Worldpay refused sending MERCHANT_REPRESENT for case ${CASE_ID}: ${text}`)
-    expect(error.cause).toBeInstanceOf(ServiceScanHttpError)
+    expect(error.cause).toBeInstanceOf(HttpStatusError)
   })
 
   it("maps 404 to a refusal (code 404): Worldpay does not know the case", async () => {
@@ -68,7 +68,7 @@ describe("WorldpayDisputeGateway.represent", () => {
       server.use(worldpay(seen, answer))
       const { instance, retries } = gateway({ maxRetries: 3 })
       const error = await caught(instance.represent(CASE_ID, { note: "x" }))
-      expect(error instanceof ServiceScanHttpError || error instanceof ServiceScanConnectionError).toBe(true)
+      expect(error instanceof HttpStatusError || error instanceof HttpConnectionError).toBe(true)
       expect(seen).toHaveLength(1)
       expect(retries).toHaveLength(0)
       expectNoSecret(error)

@@ -1,6 +1,6 @@
 import { createServer } from "node:net"
 import { startSandbox, type Sandbox } from "servicescan-sandbox"
-import { RetryEvent, ServiceScanConnectionError, ServiceScanHttpError } from "../../../../../lib/http"
+import { RetryEvent, HttpConnectionError, HttpStatusError } from "../../../../../lib/http"
 import { WorldpayGateway } from "../../../../../providers/servicescan/gateways/worldpay"
 import { DisputeGatewayConfigurationError } from "../../errors"
 import { DisputeGatewayRefusal } from "../../types"
@@ -288,7 +288,7 @@ describe("WorldpayDisputeGateway against the sandbox's Chargeback API", () => {
     await new Promise<void>((resolve) => probe.close(() => resolve()))
     const password = sandbox.demo.processor.password
     const error = await caught(new WorldpayDisputeGateway({ url: `http://127.0.0.1:${port}`, user: "u", password, maxRetries: 0 }).getCase("1"))
-    expect(error).toBeInstanceOf(ServiceScanConnectionError)
+    expect(error).toBeInstanceOf(HttpConnectionError)
     expect(error.message).toBe(`Could not reach GET http://127.0.0.1:${port}/chargebacks/1: connect ECONNREFUSED 127.0.0.1:${port}`)
     expect(`${error.message} ${error.stack} ${JSON.stringify(error)}`).not.toContain(password)
   })
@@ -334,7 +334,7 @@ describe("WorldpayDisputeGateway under the sandbox's faults", () => {
     const error = await withFaults({ dropResponse: { route: "chargebacks.update", count: 1 } }, () =>
       caught(disputes.represent(caseId, { note: "evidence" }))
     )
-    expect(error).toBeInstanceOf(ServiceScanConnectionError)
+    expect(error).toBeInstanceOf(HttpConnectionError)
     expect(error).toMatchObject({ connected: true })
     expect(retries).toHaveLength(0)
     expect((await requestCounts())["chargebacks.update"] - before["chargebacks.update"]).toBe(1)
@@ -347,7 +347,7 @@ describe("WorldpayDisputeGateway under the sandbox's faults", () => {
     const caseId = await raiseCase()
     const before = await requestCounts()
     const error = await withFaults({ errorRate: 1 }, () => caught(disputes.acceptLiability(caseId, { note: "x" })))
-    expect(error).toBeInstanceOf(ServiceScanHttpError)
+    expect(error).toBeInstanceOf(HttpStatusError)
     expect(error).toMatchObject({ status: 503 })
     expect((await requestCounts())["chargebacks.update"] - before["chargebacks.update"]).toBe(1)
     expect((await sandboxCase(caseId)).currentQueue).toBe("Merchant")

@@ -2,7 +2,7 @@ import { http, HttpResponse, passthrough } from "msw"
 import { setupServer } from "msw/node"
 import { inspect } from "node:util"
 import { waitFor } from "../../../../../../integration-tests/helpers/wait"
-import { ServiceScanTimeoutError } from "../../../../../lib/http"
+import { HttpTimeoutError } from "../../../../../lib/http"
 import { DisputeGatewayConfigurationError } from "../../errors"
 import { isDisputeGateway } from "../../types"
 import type { WorldpayDisputeGatewayOptions } from ".."
@@ -88,7 +88,7 @@ describe("WorldpayDisputeGateway", () => {
     server.use(http.get("https://services.worldpay.test/chargebacks/1", () => new Promise<Response>(() => undefined)))
     const { instance, retries } = gateway({ timeoutMs: 50, maxRetries: 1 })
     const error = await caught(instance.getCase("1"))
-    expect(error).toBeInstanceOf(ServiceScanTimeoutError)
+    expect(error).toBeInstanceOf(HttpTimeoutError)
     expect(retries).toHaveLength(1)
     expectNoSecret(error)
     expectNoSecret(retries)
@@ -105,7 +105,7 @@ describe("WorldpayDisputeGateway", () => {
     await expect(instance.listActionableCases()).resolves.toEqual([])
     expect(seen).toHaveLength(1)
     expect(seen[0].url.pathname).toBe("/chargebacks")
-    await expect(instance.getCase("1")).rejects.toBeInstanceOf(ServiceScanTimeoutError)
+    await expect(instance.getCase("1")).rejects.toBeInstanceOf(HttpTimeoutError)
     // The single call did reach the server, once: under load the client's timer can fire before the server logs it.
     const paths = await waitFor(async () => seen.map((request) => request.url.pathname), (read) => read.length >= 2, 2_000)
     expect(paths).toEqual(["/chargebacks", "/chargebacks/1"])
