@@ -415,16 +415,33 @@ medusaIntegrationTestRunner({
         })
       })
 
-      it("undecodable bytes in an admin path: Medusa's own /admin* middleware answers before any plugin code (known limitation)", async () => {
-        // Medusa 2.21.2 registers a `/admin*` middleware ahead of every plugin
-        // middleware; Express fails to decode the path there and Medusa's error
-        // handler answers 500 with its generic message. No plugin code runs and
-        // nothing internal leaks. When Medusa fixes it, this test fails: make
-        // the generated admin paths below include undecodable segments again.
-        const res = await send({ method: "GET", path: "/admin/servicescan/chargebacks/%ff%fe%00", headers: adminAuth() })
-        expect(res.status).toBe(500)
-        expect(res.json).toEqual({ code: "unknown_error", type: "unknown_error", message: "An unknown error occurred." })
-        expect(leaksIn(res.text)).toEqual([])
+      it("undecodable bytes in any path of ours: 400 naming the path; Medusa's own routes keep Medusa's answer", async () => {
+        // Medusa registers a `/admin*` middleware ahead of every plugin middleware, and Express fails to
+        // decode the path there: the plugin's error handler answers that 400 for our prefixes only.
+        for (const req of [
+          { method: "GET", path: "/admin/servicescan/chargebacks/%ff%fe%00", headers: adminAuth() },
+          { method: "GET", path: "/admin/servicescan/scans/%c0%ae/image", headers: adminAuth() },
+          { method: "POST", path: "/admin/servicescan/cases/%ff/assign", headers: { ...adminAuth(), "content-type": "application/json" }, body: "{}" },
+          { method: "DELETE", path: "/store/servicescan/payment-methods/%ff%fe%00", headers: { ...store.storeHeaders.headers } },
+          { method: "POST", path: "/hooks/servicescan/chargebacks/%ff", headers: { "content-type": "application/json" }, body: "{}" },
+        ]) {
+          const res = await probe("explicit", req)
+          expect(`${req.method} ${req.path}: ${res.status} ${messageOf(res)}`).toBe(
+            `${req.method} ${req.path}: 400 The request path is not valid percent-encoding`
+          )
+        }
+        const medusa = await send({ method: "GET", path: "/admin/orders/%ff%fe%00", headers: adminAuth() })
+        expect(medusa.status).toBe(500)
+        expect(medusa.json).toEqual({ code: "unknown_error", type: "unknown_error", message: "An unknown error occurred." })
+        expect(leaksIn(medusa.text)).toEqual([])
+      })
+
+      it("a page over 100 on either admin list: 400 naming limit (the case list used to read every row)", async () => {
+        for (const path of ["/admin/servicescan/cases?limit=100000", "/admin/servicescan/chargebacks?limit=101"]) {
+          const res = await probe("explicit", { method: "GET", path, headers: adminAuth() })
+          expect(res.status).toBe(400)
+          expect(messageOf(res)).toMatch(/limit must be an integer from 1 to 100/)
+        }
       })
     })
 
@@ -985,7 +1002,7 @@ medusaIntegrationTestRunner({
       it("GET /admin/servicescan/chargebacks/:id with generated ids and fields", async () => {
         await fc.assert(
           fc.asyncProperty(
-            fc.oneof(fc.constant(evidence.chargebackId), fc.constant("chbk_missing"), decodableSegment),
+            fc.oneof(fc.constant(evidence.chargebackId), fc.constant("chbk_missing"), pathSegment),
             selectQuery,
             async (id, query) => {
               const req = { method: "GET", path: `/admin/servicescan/chargebacks/${id}?${queryString(query)}`, headers: adminAuth() }
@@ -1016,7 +1033,7 @@ medusaIntegrationTestRunner({
         await fc.assert(
           fc.asyncProperty(
             action.chain((a) => fc.tuple(fc.constant(a), bodyFor(a.keys, a.valid))),
-            fc.oneof(fc.constant(fuzzChargebackId), fc.constant("chbk_missing"), decodableSegment),
+            fc.oneof(fc.constant(fuzzChargebackId), fc.constant("chbk_missing"), pathSegment),
             contentType,
             async ([a, build], id, type) => {
               const body = build()
@@ -1031,7 +1048,7 @@ medusaIntegrationTestRunner({
       it("GET /admin/servicescan/scans/:scanId/image and /health with generated ids and queries", async () => {
         await fc.assert(
           fc.asyncProperty(
-            fc.oneof(fc.constant(evidence.scanId), fc.uuid({ version: 4 }), fc.uuid(), decodableSegment),
+            fc.oneof(fc.constant(evidence.scanId), fc.uuid({ version: 4 }), fc.uuid(), pathSegment),
             fc.array(fc.tuple(fc.constantFrom("download", "download[]", "fields", "x"), hostileString), { maxLength: 2 }),
             async (id, query) => {
               const image = await probe("GET /admin/servicescan/scans/:scanId/image", {

@@ -115,7 +115,7 @@ const StatusList = z.preprocess(
 )
 
 /** A query-string integer: digits only (`-1`, `1.5`, `1e3` are refused, not read as something else). */
-const QueryInteger = (field: string, min: number, max: number, fallback: number) =>
+export const QueryInteger = (field: string, min: number, max: number, fallback: number) =>
   z
     .union([z.string(), z.number()], { error: `${field} must be an integer from ${min} to ${max}` })
     .optional()
@@ -129,6 +129,7 @@ const QueryInteger = (field: string, min: number, max: number, fallback: number)
 export const CHARGEBACK_SORT_FIELDS = ["created_at", "updated_at", "due_by", "amount", "status", "external_id", "order_id"] as const
 const SORT = new Set<string>(CHARGEBACK_SORT_FIELDS)
 
+/** The largest page of the admin lists (chargebacks, cases). */
 export const MAX_LIST_LIMIT = 100
 
 export const AdminListChargebacks = createSelectParams().extend({

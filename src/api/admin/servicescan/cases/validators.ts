@@ -1,9 +1,13 @@
 import { z } from "@medusajs/framework/zod"
 import { createFindParams, createSelectParams } from "@medusajs/medusa/api/utils/validators"
 import { DISPUTE_CASE_STATUSES } from "../../../../modules/servicescan/types"
+import { MAX_LIST_LIMIT, QueryInteger } from "../validators"
 
 /** `?status=unmatched` (or several, comma-separated), `?q=` searches case id, order references and reason. */
 export const AdminListDisputeCases = createFindParams({ limit: 20, offset: 0 }).extend({
+  // Bounded like the chargeback list: one page is never the whole table.
+  offset: QueryInteger("offset", 0, 1_000_000_000, 0),
+  limit: QueryInteger("limit", 1, MAX_LIST_LIMIT, 20),
   status: z
     .preprocess(
       (value) => (typeof value === "string" ? value.split(",").map((s) => s.trim()).filter(Boolean) : value),

@@ -1,5 +1,6 @@
 import { XMLBuilder, XMLParser } from "fast-xml-parser"
 import { DisputeActivity, DisputeCaseRecord, DisputeGatewayProtocolError } from "../types"
+import { MAX_XML_TEXT_RUN, overlongXmlTextRun, XmlTextRunMeter } from "../../../../lib/xml-text-run"
 
 /**
  * Worldpay eComm Chargeback API XML (release 2.x): the update request we
@@ -116,6 +117,10 @@ function root(xml: string, name: string): Record<string, unknown> {
   if (typeof xml !== "string" || xml.trim() === "") {
     throw protocolError(`an empty body where <${name}> was expected`)
   }
+  const overlong = overlongXmlTextRun(xml)
+  if (overlong !== undefined) {
+    throw textRunError(overlong)
+  }
   if (/<!DOCTYPE/i.test(xml)) {
     // Worldpay never sends one; refusing it keeps entity expansion out.
     throw protocolError("a document with a DOCTYPE, which it never sends")
@@ -141,6 +146,13 @@ function root(xml: string, name: string): Record<string, unknown> {
     throw protocolError(`<${name}> with text where elements were expected`)
   }
   return record
+}
+
+/** A run longer than MAX_XML_TEXT_RUN: refused before fast-xml-parser sees it (see lib/xml-text-run). */
+function textRunError(at: number): DisputeGatewayProtocolError {
+  return protocolError(
+    `a text run of more than ${MAX_XML_TEXT_RUN} characters (from character ${at}), longer than any Worldpay answer holds`
+  )
 }
 
 function describe(cause: unknown): string {
@@ -197,60 +209,81 @@ const CASE_OPEN = /<(?:[A-Za-z_][\w.-]*:)?chargebackCase(?=[\s/>])/g
 const CASE_CLOSE = /<\/(?:[A-Za-z_][\w.-]*:)?chargebackCase\s*>/g
 /** Longest text a closing tag can span, so a search resumed at the end of the text still finds one split by a slice. */
 const CLOSE_OVERLAP = 128
+/** Longest text an opening tag's `<prefix:chargebackCase` can span, kept for the next slice to complete. */
+const OPEN_OVERLAP = 128
 
-/** Cuts cases out of a retrieval answer as its text arrives; see `parseRetrievalResponse`. */
+/**
+ * Cuts cases out of a retrieval answer as its text arrives; see
+ * `parseRetrievalResponse`. Each slice is searched once: what is kept for
+ * the next one is at most an overlap (a tag the slice boundary split), never
+ * the text already searched, and a case's text is gathered in parts and
+ * joined once. A run of text longer than MAX_XML_TEXT_RUN is refused as it
+ * arrives.
+ */
 class RetrievalReader {
+  /** Text not searched to the end yet: an overlap, or an opening tag still waiting for its ">". */
   private pending = ""
-  /** Where in `pending` the current case's closing tag may start (it was searched up to there). */
-  private closeFrom = -1
+  /** The open case's text so far, or null outside a case. */
+  private caseParts: string[] | null = null
+  private readonly meter = new XmlTextRunMeter()
   private readonly envelope: string[] = []
   private readonly cases: DisputeCaseRecord[] = []
 
   push(text: string): void {
-    this.pending += text
-    let consumed = 0
-    for (;;) {
-      if (this.closeFrom < 0) {
-        CASE_OPEN.lastIndex = consumed
-        const open = CASE_OPEN.exec(this.pending)
-        if (!open) {
-          // Keep a "<" that may begin an opening tag the next text completes.
-          const keepFrom = Math.max(consumed, this.pending.lastIndexOf("<"))
-          this.envelope.push(this.pending.slice(consumed, keepFrom))
-          consumed = keepFrom
-          break
-        }
-        this.envelope.push(this.pending.slice(consumed, open.index))
-        consumed = open.index
-        const tagEnd = this.pending.indexOf(">", open.index)
-        if (tagEnd < 0) {
-          break
-        }
-        if (this.pending[tagEnd - 1] === "/") {
-          this.readCase(this.pending.slice(consumed, tagEnd + 1))
-          consumed = tagEnd + 1
-          continue
-        }
-        this.closeFrom = tagEnd + 1 - consumed
-      }
-      CASE_CLOSE.lastIndex = consumed + this.closeFrom
-      const close = CASE_CLOSE.exec(this.pending)
-      if (!close) {
-        this.closeFrom = Math.max(this.closeFrom, this.pending.length - consumed - CLOSE_OVERLAP)
-        break
-      }
-      const end = close.index + close[0].length
-      this.readCase(this.pending.slice(consumed, end))
-      consumed = end
-      this.closeFrom = -1
+    const overlong = this.meter.feed(text)
+    if (overlong !== undefined) {
+      throw textRunError(overlong)
     }
-    if (consumed > 0) {
-      this.pending = this.pending.slice(consumed)
+    const buffer = this.pending + text
+    this.pending = ""
+    let at = 0
+    for (;;) {
+      if (this.caseParts) {
+        CASE_CLOSE.lastIndex = at
+        const close = CASE_CLOSE.exec(buffer)
+        if (!close) {
+          const keepFrom = Math.max(at, buffer.length - CLOSE_OVERLAP)
+          this.caseParts.push(buffer.slice(at, keepFrom))
+          this.pending = buffer.slice(keepFrom)
+          return
+        }
+        const end = close.index + close[0].length
+        this.caseParts.push(buffer.slice(at, end))
+        this.readCase(this.caseParts.join(""))
+        this.caseParts = null
+        at = end
+        continue
+      }
+      CASE_OPEN.lastIndex = at
+      const open = CASE_OPEN.exec(buffer)
+      if (!open) {
+        // Keep a "<" near the end that may begin an opening tag the next text completes
+        // (only the end is searched: a complete one would have matched).
+        const lt = buffer.indexOf("<", Math.max(at, buffer.length - OPEN_OVERLAP))
+        const keepFrom = lt < 0 ? buffer.length : lt
+        this.envelope.push(buffer.slice(at, keepFrom))
+        this.pending = buffer.slice(keepFrom)
+        return
+      }
+      this.envelope.push(buffer.slice(at, open.index))
+      at = open.index
+      const tagEnd = buffer.indexOf(">", open.index + open[0].length)
+      if (tagEnd < 0) {
+        // The tag (bounded by the meter) waits for the rest of its attributes.
+        this.pending = buffer.slice(at)
+        return
+      }
+      if (buffer[tagEnd - 1] === "/") {
+        this.readCase(buffer.slice(at, tagEnd + 1))
+      } else {
+        this.caseParts = [buffer.slice(at, tagEnd + 1)]
+      }
+      at = tagEnd + 1
     }
   }
 
   end(): RetrievalResponse {
-    if (this.closeFrom >= 0) {
+    if (this.caseParts) {
       throw protocolError(`a <chargebackCase> that never ends (case ${this.cases.length + 1})`)
     }
     this.envelope.push(this.pending)

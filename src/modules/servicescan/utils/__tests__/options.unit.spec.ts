@@ -22,6 +22,7 @@ describe("module options", () => {
       maxDocumentBytes: 2 * 1024 * 1024,
       caseImportOverlapDays: 2,
       caseImportLookbackDays: 30,
+      allowInsecureUrls: false,
     })
   })
 

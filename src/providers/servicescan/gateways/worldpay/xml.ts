@@ -1,5 +1,6 @@
 import { XMLBuilder, XMLParser } from "fast-xml-parser"
 import type { CnpTransactionType } from "./response-codes"
+import { MAX_XML_TEXT_RUN, overlongXmlTextRun } from "../../../../lib/xml-text-run"
 
 /**
  * cnpAPI online XML: one `<cnpOnlineRequest>` envelope with the merchant's
@@ -203,6 +204,13 @@ const RESPONSE_ELEMENTS: Readonly<Record<string, CnpTransactionType>> = {
  * @throws CnpParseError when the document is not one.
  */
 export function parseCnpResponse(xml: string): CnpEnvelopeResponse {
+  // Before fast-xml-parser, whose cost per character grows with a run's length (lib/xml-text-run).
+  const overlong = overlongXmlTextRun(xml)
+  if (overlong !== undefined) {
+    throw new CnpParseError(
+      `the response has a text run of more than ${MAX_XML_TEXT_RUN} characters (from character ${overlong}), longer than any cnpAPI answer holds`
+    )
+  }
   if (/<!DOCTYPE/i.test(xml)) {
     // cnpAPI never sends one; refusing it keeps entity tricks out.
     throw new CnpParseError("the response carries a DOCTYPE")
