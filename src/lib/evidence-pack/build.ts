@@ -3,11 +3,13 @@ import { type ImageProblem, type ReadyImage, renderPack, uniqueScans } from "./d
 import { EvidencePackInputError, EvidencePackTooLargeError } from "./errors"
 import {
   type ImageInfo,
+  MAX_IMAGE_PIXELS,
   type Pixels,
   REDUCTION_LEVELS,
   UnreadableImageError,
   decodeImage,
   encodeJpeg,
+  pngToFlateRgb,
   probeImage,
   resample,
   targetSize,
@@ -29,7 +31,8 @@ const ASSUMED_ORIGINAL_FACTOR = 1.2
 /** Each attempt after the first lowers the images' budget by what the previous one overshot. */
 const MAX_ATTEMPTS = 8
 
-type Source = { scanId: string; bytes: Uint8Array; info: ImageInfo }
+/** An image the pack can embed; a PNG comes with its pixels already deflated (`pngToFlateRgb`), a JPEG as it is. */
+type Source = { scanId: string; bytes: Uint8Array; info: ImageInfo; flateRgb: Uint8Array | null }
 /** Every valid scan that came with an image, in pack order, readable or not. */
 type Given = { scanId: string; originalBytes: number }
 
@@ -50,7 +53,12 @@ type Given = { scanId: string; originalBytes: number }
  * Total over text: any string in any field is drawn (transliterated when the
  * PDF's standard fonts cannot encode it) and never makes it throw.
  *
- * @throws EvidencePackInputError when `options.maxBytes` or `input.generatedAt` is unusable.
+ * Bounded in memory: an image whose header claims more than
+ * `options.maxImagePixels` is never decoded (the pack says why in its place),
+ * a JPEG is embedded without decoding, and at most one image is held decoded
+ * at a time.
+ *
+ * @throws EvidencePackInputError when `options.maxBytes`, `options.maxImagePixels` or `input.generatedAt` is unusable.
  * @throws EvidencePackTooLargeError when the pack cannot fit even with every image at the smallest step.
  */
 export async function buildEvidencePack(input: EvidencePackInput, options: EvidencePackOptions): Promise<EvidencePackResult> {
@@ -58,47 +66,53 @@ export async function buildEvidencePack(input: EvidencePackInput, options: Evide
   if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) {
     throw new EvidencePackInputError("options.maxBytes", `must be a positive integer, got ${String(maxBytes)}`)
   }
+  const maxPixels = options.maxImagePixels ?? MAX_IMAGE_PIXELS
+  if (!Number.isSafeInteger(maxPixels) || maxPixels <= 0) {
+    throw new EvidencePackInputError("options.maxImagePixels", `must be a positive integer, got ${String(maxPixels)}`)
+  }
   if (!(input.generatedAt instanceof Date) || Number.isNaN(input.generatedAt.getTime())) {
     throw new EvidencePackInputError("input.generatedAt", "must be a valid Date")
   }
   const pageSize = options.pageSize ?? "letter"
 
-  const { given, sources, problems } = await readImages(input)
+  const { given, sources, problems } = await readImages(input, maxPixels)
   const render = async (images: Map<string, ReadyImage | ImageProblem>) => {
     const rendered = await renderPack(input, { maxBytes, pageSize, images })
     return { ...rendered, images }
   }
-  const asGiven = (source: Source): ReadyImage => ({
-    status: "ready",
-    kind: source.info.kind,
-    bytes: source.bytes,
-    width: source.info.width,
-    height: source.info.height,
-    original: { bytes: source.bytes.byteLength, ...source.info },
-    reduction: null,
-  })
+  const asGiven = (source: Source): ReadyImage => {
+    const common = {
+      status: "ready" as const,
+      bytes: source.bytes,
+      width: source.info.width,
+      height: source.info.height,
+      original: { bytes: source.bytes.byteLength, ...source.info },
+      reduction: null,
+    }
+    return source.flateRgb ? { ...common, kind: "png", flateRgb: source.flateRgb } : { ...common, kind: "jpeg" }
+  }
 
   const asIs = new Map<string, ReadyImage | ImageProblem>(problems)
   for (const source of sources) asIs.set(source.scanId, asGiven(source))
   const first = await render(asIs)
   if (first.pdf.byteLength <= maxBytes) return result(first, given)
 
-  const reducer = new Reducer()
-  const imageBytes = sources.reduce((sum, source) => sum + source.bytes.byteLength, 0)
+  const reducer = new Reducer(maxPixels)
+  const imageBytes = sources.reduce((sum, source) => sum + storedBytes(source), 0)
   const textBytes = Math.max(0, first.pdf.byteLength - imageBytes)
   let smallest = first.pdf.byteLength
   let budget = maxBytes - textBytes - SAFETY - NOTE_ALLOWANCE * sources.length
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS && budget > 0 && sources.length > 0; attempt++) {
     const allowances = allocate(
-      sources.map((source) => source.bytes.byteLength),
+      sources.map((source) => storedBytes(source)),
       budget
     )
     let allAtMinimum = true
     const images = new Map<string, ReadyImage | ImageProblem>(problems)
     for (const [index, source] of sources.entries()) {
       const allowance = allowances[index]
-      if (source.bytes.byteLength <= allowance) {
+      if (storedBytes(source) <= allowance) {
         images.set(source.scanId, asGiven(source))
         allAtMinimum = false
         continue
@@ -145,13 +159,15 @@ export async function buildEvidencePack(input: EvidencePackInput, options: Evide
 
 /** The image of each valid scan, once per scan id, in the order the pack shows them. */
 async function readImages(
-  input: EvidencePackInput
+  input: EvidencePackInput,
+  maxPixels: number
 ): Promise<{ given: Given[]; sources: Source[]; problems: [string, ImageProblem][] }> {
   const given: Given[] = []
   const sources: Source[] = []
   const problems: [string, ImageProblem][] = []
-  // pdf-lib parses a JPEG or PNG when it is embedded; trying it once here turns a
-  // bad image into a sentence in the pack instead of a failed pack.
+  // pdf-lib parses a JPEG's header when it is embedded; trying it once here turns a
+  // bad image into a sentence in the pack instead of a failed pack. (It keeps only
+  // a reference to the bytes: nothing is decoded.)
   const scratch = await PDFDocument.create({ updateMetadata: false })
   const validScans = uniqueScans(input).filter((scan) => scan.verdict === "valid")
   for (const scan of validScans) {
@@ -164,16 +180,27 @@ async function readImages(
     if (!image) continue
     given.push({ scanId: scan.scanId, originalBytes: image.bytes.byteLength })
     try {
-      const info = probeImage(image.bytes)
-      if (info.kind === "jpeg") await scratch.embedJpg(image.bytes)
-      else await scratch.embedPng(image.bytes)
-      sources.push({ scanId: scan.scanId, bytes: image.bytes, info })
+      // From the header alone: an image over the bound is refused before anything is decoded.
+      const info = probeImage(image.bytes, maxPixels)
+      if (info.kind === "jpeg") {
+        await scratch.embedJpg(image.bytes)
+        sources.push({ scanId: scan.scanId, bytes: image.bytes, info, flateRgb: null })
+      } else {
+        // Decoding takes a while for a large PNG and cannot be interrupted: let the process breathe first.
+        await yieldToEventLoop()
+        sources.push({ scanId: scan.scanId, bytes: image.bytes, info, flateRgb: pngToFlateRgb(image.bytes, info, maxPixels) })
+      }
     } catch (error) {
       const reason = error instanceof UnreadableImageError ? error.message : `the image data is damaged (${errorMessage(error)})`
       problems.push([scan.scanId, { status: "problem", problem: reason }])
     }
   }
   return { given, sources, problems }
+}
+
+/** What an image as given takes inside the PDF: a JPEG's bytes, or a PNG's deflated pixels. */
+function storedBytes(source: Source): number {
+  return source.flateRgb?.byteLength ?? source.bytes.byteLength
 }
 
 function yieldToEventLoop(): Promise<void> {
@@ -210,6 +237,8 @@ class Reducer {
   private readonly encoded = new Map<string, ReadyImage>()
   // Decoded pixels are large (4 bytes a pixel): keep only the image in hand.
   private decoded: { scanId: string; pixels: Pixels } | null = null
+
+  constructor(private readonly maxPixels: number) {}
 
   /**
    * The largest step whose result is at most `allowance` bytes, or the smallest
@@ -261,7 +290,7 @@ class Reducer {
         image = await this.at(source, level)
       }
     }
-    const useful = image.bytes.byteLength < source.bytes.byteLength
+    const useful = image.bytes.byteLength < storedBytes(source)
     return { image: useful ? image : null, atMinimum: level === last || !useful }
   }
 
@@ -292,7 +321,9 @@ class Reducer {
 
   private pixels(source: Source): Pixels {
     if (this.decoded?.scanId !== source.scanId) {
-      this.decoded = { scanId: source.scanId, pixels: decodeImage(source.bytes, source.info.kind) }
+      // Let the previous image's pixels go before decoding the next one.
+      this.decoded = null
+      this.decoded = { scanId: source.scanId, pixels: decodeImage(source.bytes, source.info, this.maxPixels) }
     }
     return this.decoded.pixels
   }
@@ -318,7 +349,7 @@ function result(
     return {
       scanId,
       originalBytes,
-      embeddedBytes: entry.bytes.byteLength,
+      embeddedBytes: entry.kind === "png" ? entry.flateRgb.byteLength : entry.bytes.byteLength,
       downscaled: entry.reduction !== null,
       originalSize: { width: entry.original.width, height: entry.original.height },
       embeddedSize: { width: entry.width, height: entry.height },

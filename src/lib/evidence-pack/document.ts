@@ -2,9 +2,9 @@
  * What the pack says, section by section. Sizes are decided elsewhere
  * (`build.ts`); this file turns an input and a set of ready images into a PDF.
  */
-import { PDFDocument, PDFImage } from "pdf-lib"
-import type { ReductionLevel, ImageKind } from "./images"
-import { COLORS, PAGE_SIZES, PackWriter } from "./layout"
+import { PDFDocument } from "pdf-lib"
+import { FLATE_RGB_DECODE_PARMS, type ImageKind, type ReductionLevel } from "./images"
+import { COLORS, type EmbeddedImage, PAGE_SIZES, PackWriter } from "./layout"
 import { formatBytes, formatDate, formatTimestamp, present } from "./text"
 import type { EvidencePackAddress, EvidencePackInput, EvidencePackScan } from "./types"
 
@@ -18,14 +18,21 @@ export const VERDICT_WORDING = {
 /** A valid scan's image, ready to embed: as given, or reduced to fit. */
 export type ReadyImage = {
   status: "ready"
-  kind: ImageKind
-  bytes: Uint8Array
   width: number
   height: number
   original: { bytes: number; width: number; height: number; kind: ImageKind }
   /** Set when the image was resampled and re-encoded as JPEG. */
   reduction: ReductionLevel | null
-}
+} & (
+  | { kind: "jpeg"; bytes: Uint8Array }
+  | {
+      kind: "png"
+      /** The PNG as given (what the pack reports). */
+      bytes: Uint8Array
+      /** What the PDF stores of it: its RGB pixels, deflated (see `pngToFlateRgb`). */
+      flateRgb: Uint8Array
+    }
+)
 
 /** A valid scan whose image could not be used; the pack says why. */
 export type ImageProblem = { status: "problem"; problem: string }
@@ -418,6 +425,22 @@ async function imagesSection(
   }
 }
 
-async function embed(writer: PackWriter, image: ReadyImage): Promise<PDFImage> {
-  return image.kind === "jpeg" ? writer.doc.embedJpg(image.bytes) : writer.doc.embedPng(image.bytes)
+/**
+ * Neither path decodes pixels: pdf-lib reads only a JPEG's header and stores its
+ * bytes as they are (DCTDecode); a PNG was decoded and deflated once, before.
+ */
+async function embed(writer: PackWriter, image: ReadyImage): Promise<EmbeddedImage> {
+  if (image.kind === "jpeg") return writer.doc.embedJpg(image.bytes)
+  const { context } = writer.doc
+  const stream = context.stream(image.flateRgb, {
+    Type: "XObject",
+    Subtype: "Image",
+    Width: image.width,
+    Height: image.height,
+    ColorSpace: "DeviceRGB",
+    BitsPerComponent: 8,
+    Filter: "FlateDecode",
+    DecodeParms: { ...FLATE_RGB_DECODE_PARMS, Columns: image.width },
+  })
+  return { ref: context.register(stream), width: image.width, height: image.height }
 }

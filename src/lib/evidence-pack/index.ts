@@ -8,7 +8,7 @@ export { buildEvidencePack, allocate } from "./build"
 export { VERDICT_WORDING, cardLabel } from "./document"
 export { EvidencePackError, EvidencePackInputError, EvidencePackTooLargeError } from "./errors"
 export { EVIDENCE_PACK_CONTENT_TYPE, evidencePackFileName } from "./file-name"
-export { REDUCTION_LEVELS, type ReductionLevel } from "./images"
+export { MAX_IMAGE_PIXELS, REDUCTION_LEVELS, type ReductionLevel } from "./images"
 export type {
   EvidencePackAddress,
   EvidencePackCase,

@@ -3,7 +3,7 @@
  * next one, tables repeat their header after a page break, and every string is
  * made encodable before it is measured or drawn.
  */
-import { PDFDocument, PDFFont, PDFImage, PDFPage, RGB, StandardFonts, rgb } from "pdf-lib"
+import { PDFDocument, PDFFont, PDFPage, PDFRef, RGB, StandardFonts, degrees, drawImage, rgb } from "pdf-lib"
 import { toEncodable } from "./text"
 
 export const PAGE_SIZES = {
@@ -40,6 +40,12 @@ export type TableColumn = {
 
 /** A cell is one value, or several lines (an address). */
 export type TableCell = string | string[] | { lines: string[]; color?: RGB; bold?: boolean }
+
+/**
+ * An image XObject already in the document: what pdf-lib's `embedJpg` answers,
+ * or a stream the pack wrote itself (a PNG's pixels, deflated once).
+ */
+export type EmbeddedImage = { ref: PDFRef; width: number; height: number }
 
 export class PackWriter {
   readonly doc: PDFDocument
@@ -279,13 +285,13 @@ export class PackWriter {
   }
 
   /** The size `image(image, maxHeight)` draws at: the content width and `maxHeight` at most, keeping the aspect ratio. */
-  imageBox(image: PDFImage, maxHeight: number): { width: number; height: number } {
+  imageBox(image: EmbeddedImage, maxHeight: number): { width: number; height: number } {
     const scale = Math.min(this.contentWidth / image.width, maxHeight / image.height, 1.5)
     return { width: image.width * scale, height: image.height * scale }
   }
 
   /** Draws an image (see `imageBox`), on a new page if it does not fit here. */
-  image(image: PDFImage, maxHeight: number): { width: number; height: number } {
+  image(image: EmbeddedImage, maxHeight: number): { width: number; height: number } {
     const { width, height } = this.imageBox(image, maxHeight)
     this.ensure(height + 4)
     this.page.drawRectangle({
@@ -296,7 +302,11 @@ export class PackWriter {
       borderColor: COLORS.rule,
       borderWidth: 0.5,
     })
-    this.page.drawImage(image, { x: this.margin.left, y: this.y - height, width, height })
+    // What `PDFPage.drawImage` does, by reference: it takes only pdf-lib's own image objects.
+    const name = this.page.node.newXObject("Image", image.ref)
+    this.page.pushOperators(
+      ...drawImage(name, { x: this.margin.left, y: this.y - height, width, height, rotate: degrees(0), xSkew: degrees(0), ySkew: degrees(0) })
+    )
     this.y -= height + 6
     return { width, height }
   }

@@ -142,6 +142,11 @@ export type EvidencePackOptions = {
   maxBytes: number
   /** Page size; Worldpay is a US processor, hence letter by default. */
   pageSize?: "letter" | "a4"
+  /**
+   * The most pixels an image may have to be shown (default `MAX_IMAGE_PIXELS`,
+   * 16 MP). A larger one is never decoded: the pack says why in its place.
+   */
+  maxImagePixels?: number
 }
 
 /** What happened to one valid scan's image. */

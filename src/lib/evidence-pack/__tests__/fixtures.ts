@@ -156,6 +156,18 @@ export function pdfText(pdf: Uint8Array): { pages: number; text: string[]; all: 
   return { pages: parsed.pages, text, all: text.join(" ") }
 }
 
+export type DecodedImage = { page: number; width: number; height: number; channels: number; data: Buffer }
+
+/** Every image PDF.js paints, decoded as a viewer decodes it, in a child process (see pdf-images.mjs). */
+export function pdfImages(pdf: Uint8Array): DecodedImage[] {
+  const output = execFileSync(process.execPath, [join(__dirname, "pdf-images.mjs")], {
+    input: pdf,
+    maxBuffer: 256 * 1024 * 1024,
+  })
+  const parsed: (Omit<DecodedImage, "data"> & { data: string })[] = JSON.parse(output.toString("utf8"))
+  return parsed.map((image) => ({ ...image, data: Buffer.from(image.data, "base64") }))
+}
+
 export type EmbeddedImage = { page: number; width: number; height: number; filter: string | null; bytes: Uint8Array }
 
 /** Every image XObject that a page actually uses, with its stream as stored (a JPEG's bytes for DCTDecode). */

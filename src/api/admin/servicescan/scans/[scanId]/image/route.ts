@@ -1,10 +1,10 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import type { IFileModuleService, Logger } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import type { Logger } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { isUuidV4 } from "../../../../../../lib/uuid"
-import { openEvidence } from "../../../../../../lib/sealed-evidence"
 import { SERVICESCAN_MODULE } from "../../../../../../modules/servicescan"
 import type ServiceScanModuleService from "../../../../../../modules/servicescan/service"
+import { readArchivedScanImage } from "../../../../../../workflows/utils/scan-image"
 import { FRAUDULENT_SCAN, imageErrorResponse } from "../../../image-errors"
 import type { AdminGetScanImageType } from "../../../validators"
 
@@ -29,24 +29,13 @@ export const GET = async (req: AuthenticatedMedusaRequest<unknown, AdminGetScanI
   }
   const disposition = `${req.validatedQuery.download ? "attachment" : "inline"}; filename="${scanId.toLowerCase()}.jpg"`
 
-  const archived = evidence.find((row) => row.archived_file_id && row.archive_key)
-  if (archived?.archived_file_id && archived.archive_key) {
-    let image: Buffer | undefined
-    try {
-      // Read whole and verified before a byte is sent (images are capped at 10 MB when archived).
-      const sealed = await req.scope.resolve<IFileModuleService>(Modules.FILE).getAsBuffer(archived.archived_file_id)
-      image = openEvidence(sealed, archived.archive_key, scanId)
-    } catch (error) {
-      // The archive copy is gone (a wiped local store) or does not open: ServiceScan may still have it.
-      req.scope
-        .resolve<Logger>(ContainerRegistrationKeys.LOGGER)
-        .warn(`servicescan: archived image of scan ${scanId} unreadable, asking ServiceScan: ${(error as Error).message}`)
-    }
-    if (image) {
-      writeImageHeaders(res, { contentLength: image.length, disposition, source: "archive" })
-      res.end(image)
-      return
-    }
+  // The archive first, read whole and verified before a byte is sent (the same reader as the
+  // evidence pack's); when it is missing or does not open, ServiceScan may still have the image.
+  const archived = await readArchivedScanImage(req.scope, scanId, evidence)
+  if (archived) {
+    writeImageHeaders(res, { contentLength: archived.length, disposition, source: "archive" })
+    res.end(archived)
+    return
   }
 
   // Our own record already says fraud: no call can change that answer.
