@@ -74,6 +74,8 @@ module.exports = defineConfig({
           password: env("WORLDPAY_PASSWORD", "demo-password"),
         },
         autoRespond: env("SERVICESCAN_AUTO_RESPOND", "represent-valid"),
+        // Wraps the keys of archived card scans and evidence packs: a real store takes its own from its env.
+        evidenceKey: env("SERVICESCAN_EVIDENCE_KEY", "servicescan-demo-evidence-key-0123456789"),
       },
     },
   ],

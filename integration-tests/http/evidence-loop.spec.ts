@@ -149,8 +149,12 @@ medusaIntegrationTestRunner({
       expect(answered).toMatchObject({ response_status: "represented", document_id: `servicescan-evidence-${caseId}.pdf` })
       expect(answered.represented_at).not.toBeNull()
 
-      // The pack the processor holds is the one in the File Module, and reads back as evidence.
-      const pdf = await container.resolve<IFileModuleService>(Modules.FILE).getAsBuffer(answered.pack_file_id as string)
+      // The pack the processor holds is the one in the File Module (sealed there: see evidence-at-rest.spec.ts), and reads back as evidence.
+      const sealedPack = await container.resolve<IFileModuleService>(Modules.FILE).getAsBuffer(answered.pack_file_id as string)
+      expect(sealedPack.subarray(0, 4).toString("latin1")).toBe("SSE1")
+      const pdf = service()
+        .getEvidenceVault()
+        .open(sealedPack, answered.pack_key as string, { kind: "evidence-pack", disputeCaseId: answered.id })
       const query = container.resolve(ContainerRegistrationKeys.QUERY)
       const {
         data: [order],

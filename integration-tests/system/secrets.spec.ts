@@ -31,6 +31,7 @@ const HTTP_APP: Secret[] = [
   { name: "HTTP app disputes secret key", value: "sk_test_servicescan_demo", source: "medusa-config.ts", sandboxDemo: true },
   { name: "HTTP app processor password", value: "demo-password", source: "medusa-config.ts", sandboxDemo: true },
   { name: "HTTP app webhook secret", value: "whsec_test_servicescan_demo_0123456789", source: "medusa-config.ts" },
+  { name: "HTTP app evidence key", value: "test-evidence-key-encrypting-key-0123456789", source: "medusa-config.ts" },
 ]
 const DEMO_APP: Secret[] = [
   { name: "demo webhook secret", value: "whsec_servicescan_demo_0123456789", source: "demo/scripts/lib/chargeback.mjs" },
@@ -40,6 +41,7 @@ const SYSTEM_APP: Secret[] = [
   { name: "system app processor password", value: CANARY.processorPassword, source: "integration-tests/system/lib/canaries.ts" },
   { name: "system app JWT secret", value: CANARY.jwtSecret, source: "integration-tests/system/lib/canaries.ts" },
   { name: "system app cookie secret", value: CANARY.cookieSecret, source: "integration-tests/system/lib/canaries.ts" },
+  { name: "system app evidence key", value: CANARY.evidenceKey, source: "integration-tests/system/lib/canaries.ts" },
 ]
 
 /**
@@ -116,7 +118,7 @@ describe("secrets: nothing secret in responses, logs, bundles or tarballs", () =
     )
     expect(notInSource).toEqual([])
     const systemConfig = readFileSync(join(ROOT, "integration-tests/system/app/medusa-config.ts"), "utf8")
-    for (const use of ["CANARY.webhookSecret", "CANARY.jwtSecret", "CANARY.cookieSecret", "...PROCESSOR"]) {
+    for (const use of ["CANARY.webhookSecret", "CANARY.jwtSecret", "CANARY.cookieSecret", "CANARY.evidenceKey", "...PROCESSOR"]) {
       expect(systemConfig).toContain(use)
     }
     // The allowance for the sandbox's own package rests on these being its published demo account.

@@ -17,7 +17,13 @@ export const prepareEvidencePackWorkflow = createWorkflow(
       prepareEvidencePackStep({ case: row, now })
     )
     return new WorkflowResponse(
-      transform({ row, made }, ({ row, made }) => ({ case_id: row.case_id, file_id: made?.file_id ?? row.pack_file_id }))
+      transform({ row, made }, ({ row, made }) => ({
+        case_id: row.case_id,
+        dispute_case_id: row.id,
+        file_id: made?.file_id ?? row.pack_file_id,
+        // Wrapped (src/lib/sealed-evidence.ts); null only for a pack an earlier version stored in clear.
+        key: made ? made.key : row.pack_key,
+      }))
     )
   }
 )

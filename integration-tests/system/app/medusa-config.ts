@@ -77,6 +77,7 @@ module.exports = defineConfig({
         baseUrl: sandboxUrl,
         secretKey: env("SYSTEM_SECRET_KEY"),
         webhookSecret: CANARY.webhookSecret,
+        evidenceKey: CANARY.evidenceKey,
         timeoutMs: number("SYSTEM_TIMEOUT_MS", 15_000),
         pollIntervalMs: number("SYSTEM_POLL_INTERVAL_MS", 2000),
         retryBaseDelayMs: number("SYSTEM_RETRY_BASE_DELAY_MS", 500),

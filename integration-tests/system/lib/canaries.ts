@@ -10,6 +10,7 @@ export const CANARY = {
   processorPassword: "pw-canary-sys-3f9a62c1e8b7d054",
   jwtSecret: "jwt-canary-sys-a81f20c6d39e4b57",
   cookieSecret: "cookie-canary-sys-5c0e7b19f2a84d63",
+  evidenceKey: "evidence-kek-canary-sys-2b7e91d04c6a4f1e8d35",
 } as const
 
 /** The processor account the suites' sandbox account is created with (the user and merchant are not secret). */

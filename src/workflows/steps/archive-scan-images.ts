@@ -1,7 +1,7 @@
 import type { IFileModuleService } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { sealedEvidenceFilename, sealEvidence } from "../../lib/sealed-evidence"
+import { EvidenceKeyMissingError, sealedEvidenceFilename } from "../../lib/sealed-evidence"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
 import { describeError } from "../../modules/servicescan/service"
@@ -17,22 +17,29 @@ const ARCHIVE_CONCURRENCY = 4
 
 /**
  * Copies scans' images from ServiceScan into Medusa's File Module, sealed
- * with a key of their own (src/lib/sealed-evidence.ts): they show a payment
- * card, and a file provider's "private" may still be served publicly (the
- * local provider's is). The provider's URL is dropped; only the file id and
- * the key are kept, in our database. An image that cannot be fetched is
- * reported, not thrown: the others are still archived and the proxy falls
- * back to the service. Compensation deletes the files this step created.
+ * with a key of their own, wrapped under the module's `evidenceKey`
+ * (src/lib/sealed-evidence.ts): they show a payment card, and a file
+ * provider's "private" may still be served publicly (the local provider's
+ * is). The provider's URL is dropped; only the file id and the wrapped key
+ * are kept, in our database. An image that cannot be fetched or sealed (no
+ * `evidenceKey`) is reported, not thrown: the others are still archived and
+ * the proxy falls back to the service. Compensation deletes the files this
+ * step created.
  */
 export const archiveScanImagesStep = createStep(
   "servicescan-archive-scan-images",
   async (input: { evidence: EvidenceToArchive[] }, { container }) => {
     const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
     const files = container.resolve<IFileModuleService>(Modules.FILE)
+    const vault = service.getEvidenceVault()
     const results = await mapWithConcurrency(input.evidence, ARCHIVE_CONCURRENCY, async (item): Promise<ArchivedImage> => {
       const superseded_file_id = item.superseded_file_id
       try {
-        const { sealed, key } = sealEvidence(await service.downloadServiceImage(item.scan_id), item.scan_id)
+        // Checked before the download: without a key nothing is fetched only to be dropped.
+        if (!vault.configured) {
+          throw new EvidenceKeyMissingError()
+        }
+        const { sealed, key } = vault.seal(await service.downloadServiceImage(item.scan_id), { kind: "scan-image", scanId: item.scan_id })
         const file = await files.createFiles({
           filename: sealedEvidenceFilename(),
           mimeType: "application/octet-stream",

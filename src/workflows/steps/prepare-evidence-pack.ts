@@ -1,7 +1,8 @@
 import type { IFileModuleService } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { buildEvidencePack, EvidencePackInput, evidencePackFileName } from "../../lib/evidence-pack"
+import { EvidenceKeyMissingError, sealedEvidenceFilename } from "../../lib/sealed-evidence"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
 import type { DisputeCaseRow } from "../../modules/servicescan/service"
@@ -9,6 +10,7 @@ import { mapWithConcurrency } from "../../modules/servicescan/utils/concurrency"
 import { formatMoney } from "../../utils/money"
 import { SERVICESCAN_PROVIDER_PREFIX } from "../utils/checkout-session"
 import { paymentText } from "../utils/order-payments"
+import { readScanImage } from "../utils/scan-image"
 
 type Address = NonNullable<EvidencePackInput["order"]["shippingAddress"]>
 
@@ -61,13 +63,20 @@ const IMAGE_CONCURRENCY = 3
  * Builds the case's evidence pack (one PDF: the order, the payment, the proof
  * request and each scan's verdict, the images of the valid scans, reduced to
  * fit the processor's per-document limit) and keeps it in Medusa's File Module,
- * privately. The compensation deletes the new file and restores the case's
- * previous pack.
+ * sealed like the archived images (src/lib/sealed-evidence.ts: its own key,
+ * wrapped under the module's `evidenceKey`, kept on the case row) under a name
+ * that says nothing. Refused before anything is built when there is no
+ * `evidenceKey`. The compensation deletes the new file and restores the
+ * case's previous pack.
  */
 export const prepareEvidencePackStep = createStep(
   "servicescan-prepare-evidence-pack",
   async (input: { case: DisputeCaseRow; now: string }, { container }) => {
     const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
+    const vault = service.getEvidenceVault()
+    if (!vault.configured) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, new EvidenceKeyMissingError().message)
+    }
     const query = container.resolve(ContainerRegistrationKeys.QUERY)
     const row = input.case
     const {
@@ -140,8 +149,9 @@ export const prepareEvidencePackStep = createStep(
     const scans = (cb.proof_requests ?? []).flatMap((pr) => pr?.scans ?? []).filter((scan) => scan !== null)
     const validScanIds = [...new Set(scans.filter((scan) => scan.ground_truth === "valid").map((scan) => scan.scan_id))]
     const images = new Map<string, Uint8Array>()
+    // The store's archive first: a pack builds while ServiceScan is down.
     await mapWithConcurrency(validScanIds, IMAGE_CONCURRENCY, async (scanId) => {
-      images.set(scanId, await service.readScanImage(scanId))
+      images.set(scanId, (await readScanImage(container, scanId)).bytes)
     })
 
     const name = (address?: { first_name?: string | null; last_name?: string | null } | null) =>
@@ -218,15 +228,17 @@ export const prepareEvidencePackStep = createStep(
     }
     const pack = await buildEvidencePack(packInput, { maxBytes: service.getSettings().max_document_bytes })
     const files = container.resolve<IFileModuleService>(Modules.FILE)
+    const { sealed, key } = vault.seal(Buffer.from(pack.pdf), { kind: "evidence-pack", disputeCaseId: row.id })
     const file = await files.createFiles({
-      filename: evidencePackFileName(row.case_id),
-      mimeType: "application/pdf",
-      content: Buffer.from(pack.pdf).toString("base64"),
+      filename: sealedEvidenceFilename(),
+      mimeType: "application/octet-stream",
+      content: sealed.toString("base64"),
       access: "private",
     })
     const previous = {
       id: row.id,
       pack_file_id: row.pack_file_id,
+      pack_key: row.pack_key,
       pack_bytes: row.pack_bytes,
       pack_generated_at: row.pack_generated_at,
       pack_downscaled: row.pack_downscaled,
@@ -234,6 +246,7 @@ export const prepareEvidencePackStep = createStep(
     await service.updateDisputeCases({
       id: row.id,
       pack_file_id: file.id,
+      pack_key: key,
       pack_bytes: pack.bytes,
       pack_generated_at: new Date(input.now),
       pack_downscaled: pack.downscaled,
@@ -241,6 +254,8 @@ export const prepareEvidencePackStep = createStep(
     return new StepResponse(
       {
         file_id: file.id,
+        // Wrapped: it opens the file only inside this server, with the evidence key.
+        key,
         document_id: evidencePackFileName(row.case_id),
         bytes: pack.bytes,
         downscaled: pack.downscaled,

@@ -12,7 +12,7 @@ type EvidenceArchiveState = {
 }
 
 /**
- * Stores where each sealed copy is and its key (or why there is none);
+ * Stores where each sealed copy is and its wrapped key (or why there is none);
  * compensation restores the previous values. Answers the files the new
  * copies replace, for deletion once this is recorded.
  */

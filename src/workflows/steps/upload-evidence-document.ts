@@ -8,17 +8,20 @@ import type { DisputeCaseRow } from "../../modules/servicescan/service"
 
 export type UploadEvidenceDocumentStepInput = {
   case: DisputeCaseRow
-  pack: { file_id: string; document_id: string }
+  /** The stored pack: its file and its wrapped key (see prepareEvidencePackStep). */
+  pack: { file_id: string; key: string; document_id: string }
   now: string
   today: string
 }
 
 /**
  * Puts the evidence pack on the processor's case under an id derived from
- * the case: a second upload (a retry after a lost answer, a pack made again)
- * replaces the document instead of adding one. The compensation removes a
- * document this step added, unless the processor already shows the case
- * represented (then the document is its evidence and must stay).
+ * the case, opened from its sealed copy in the File Module only here, on its
+ * way to the processor (src/lib/sealed-evidence.ts). A second upload (a retry
+ * after a lost answer, a pack made again) replaces the document instead of
+ * adding one. The compensation removes a document this step added, unless
+ * the processor already shows the case represented (then the document is its
+ * evidence and must stay).
  */
 export const uploadEvidenceDocumentStep = createStep(
   "servicescan-upload-evidence-document",
@@ -30,7 +33,8 @@ export const uploadEvidenceDocumentStep = createStep(
     }
     const caseId = input.case.case_id
     const existed = (await gateway.listDocuments(caseId)).includes(input.pack.document_id)
-    const bytes = await container.resolve<IFileModuleService>(Modules.FILE).getAsBuffer(input.pack.file_id)
+    const sealed = await container.resolve<IFileModuleService>(Modules.FILE).getAsBuffer(input.pack.file_id)
+    const bytes = service.getEvidenceVault().open(sealed, input.pack.key, { kind: "evidence-pack", disputeCaseId: input.case.id })
     await gateway.putDocument(caseId, input.pack.document_id, { bytes, contentType: "application/pdf" })
     const previous = {
       id: input.case.id,

@@ -528,7 +528,7 @@ moduleIntegrationTestRunner<ServiceScanModuleService>({
     describe("probe, settings and queue stats", () => {
       it("reports keys as booleans and the queue by status", async () => {
         const settings = service.getSettings()
-        expect(settings.keys).toEqual({ secret_key: true, webhook_secret: true })
+        expect(settings.keys).toEqual({ secret_key: true, webhook_secret: true, evidence_key: false })
         expect(JSON.stringify(settings)).not.toContain("sk_test_servicescan_demo")
         expect(JSON.stringify(settings)).not.toContain("whsec_test")
 

@@ -51,8 +51,14 @@ export const DisputeCase = model
       /** The newest activity day seen. */
       last_activity_on: model.text().nullable(),
       response_status: model.enum([...DISPUTE_RESPONSE_STATUSES]).default("none"),
-      /** The evidence pack (a PDF in Medusa's File Module, private), its size, and whether images were reduced to fit. */
+      /**
+       * The evidence pack (a PDF, sealed in Medusa's File Module under a name that says nothing), its
+       * size, and whether images were reduced to fit. `pack_key` is the file's own key, wrapped under the
+       * module's `evidenceKey` (src/lib/sealed-evidence.ts): never returned by any route. Null beside a
+       * `pack_file_id` only for a pack an earlier version stored in clear (the migration seals it).
+       */
       pack_file_id: model.text().nullable(),
+      pack_key: model.text().nullable(),
       pack_bytes: model.number().nullable(),
       pack_generated_at: model.dateTime().nullable(),
       pack_downscaled: model.boolean().default(false),

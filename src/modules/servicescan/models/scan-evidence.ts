@@ -33,7 +33,11 @@ export const ScanEvidence = model
        * URL is kept, and the id never leaves the server.
        */
       archived_file_id: model.text().nullable(),
-      /** The archived copy's own AES-256-GCM key (base64url). Server-side only, like the id. */
+      /**
+       * The archived copy's own AES-256-GCM key, wrapped under the module's `evidenceKey`
+       * (a keyring value; in clear, base64url, only as an earlier version left it until the
+       * migration script wraps it). Server-side only, like the id.
+       */
       archive_key: model.text().nullable(),
       archived_at: model.dateTime().nullable(),
       archive_error: model.text().nullable(),

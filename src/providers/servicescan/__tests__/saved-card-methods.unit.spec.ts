@@ -143,7 +143,7 @@ describe("savePaymentMethod", () => {
         scan_id: FORM_ID,
         payment_id: "pay_1",
         fingerprint: tokenFingerprint(keys, TOKEN),
-        sealed_token: expect.stringMatching(/^v1\./),
+        sealed_token: expect.stringMatching(/^k1\.default\./),
       })
     )
     expectNoSecrets(saved, logger.text(), ALL_SECRETS)
