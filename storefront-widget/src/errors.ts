@@ -59,9 +59,11 @@ export class ServiceScanTimeoutError extends ServiceScanError {
  * - `rejected`: Medusa answered a call with a 4xx error other than 409 (e.g. an item went out of
  *   stock, no shipping method, invalid data): retrying as is will not help;
  * - `network`: the hosted form or Medusa could not be reached, Medusa answered with a 5xx error, or
- *   with 409 (another completion of the cart is still running): trying again later may succeed.
+ *   with 409 (another completion of the cart is still running): trying again later may succeed;
+ * - `limited`: the store refused the payment for now (HTTP 429: too many payment attempts), before
+ *   anything was charged; the message is Medusa's and says in how many minutes to try again.
  */
-export type ServiceScanPaymentErrorKind = "validation" | "declined" | "rejected" | "network";
+export type ServiceScanPaymentErrorKind = "validation" | "declined" | "rejected" | "network" | "limited";
 
 /** Details carried by a {@link ServiceScanPaymentError}. */
 export interface ServiceScanPaymentErrorDetails {
@@ -89,7 +91,7 @@ export class ServiceScanPaymentError extends ServiceScanError {
     super(message, details.cause);
     this.name = "ServiceScanPaymentError";
     this.kind = kind;
-    this.code = details.code;
-    this.status = details.status;
+    // code and status (and cause again: the same value).
+    Object.assign(this, details);
   }
 }

@@ -41,7 +41,7 @@ export function loadServiceScan(
       const ready = loaded();
       if (ready) return resolve(ready);
       // `src` is the resolved URL, the attribute is what was written: match either form.
-      let script = Array.from(document.scripts).find(
+      let script = [...document.scripts].find(
         (s) => !failedTags.has(s) && (s.src == clientScriptUrl || s.getAttribute("src") == clientScriptUrl),
       );
       const ours = !script;
@@ -52,10 +52,13 @@ export function loadServiceScan(
         document.head.appendChild(script);
       }
       const tag = script;
+      // Settles once, whichever of load, error and the timeout comes first; the later ones do nothing
+      // (a late event must not drop a newer load of the same URL from `loads`).
+      let settled = false;
       const done = (kind?: ServiceScanLoadErrorKind) => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
-        tag.removeEventListener("load", onLoad);
-        tag.removeEventListener("error", onError);
         const ns = loaded();
         if (!kind && ns) return resolve(ns);
         // Only a tag we added is removed; the retry then injects a fresh one instead of finding this one.
@@ -65,12 +68,10 @@ export function loadServiceScan(
         loads.delete(clientScriptUrl);
         reject(new ServiceScanLoadError(kind || "script", clientScriptUrl));
       };
-      const onLoad = () => done();
-      const onError = () => done("network");
       const timer = setTimeout(() => done("timeout"), timeoutMs);
       // Listeners, not onload/onerror, so a page-owned tag's own handlers are left alone.
-      tag.addEventListener("load", onLoad);
-      tag.addEventListener("error", onError);
+      tag.addEventListener("load", () => done());
+      tag.addEventListener("error", () => done("network"));
     });
     loads.set(clientScriptUrl, load);
   }

@@ -72,13 +72,8 @@ const paying = new Map<string, Promise<unknown>>();
 const inDoubt = new Set<string>();
 const settles = (status: number | undefined) => status != undefined && status >= 400 && status < 500 && status != 409;
 const doubtKey = (cartId: string) => `servicescan:completion-in-doubt:${cartId}`;
-const storage = (): Storage | undefined => {
-  try {
-    return typeof sessionStorage == "undefined" ? undefined : sessionStorage;
-  } catch {
-    return undefined;
-  }
-};
+// Reading `sessionStorage` can throw (blocked): only ever called inside the try blocks below.
+const storage = (): Storage | undefined => (typeof sessionStorage == "undefined" ? undefined : sessionStorage);
 const doubt = {
   has: (cartId: string) => {
     if (inDoubt.has(cartId)) return true;
@@ -166,13 +161,13 @@ async function pay<TCart extends { id: string }, TOrder>(
     // completion of this cart is still running, so waiting and trying again is exactly right.
     const rejected = settles(http);
     const text = rejected && typeof message == "string" && message != statusText ? message : "";
-    const kind = rejected ? "rejected" : "network";
     return {
       type: "error" as const,
-      error: new ServiceScanPaymentError(kind, rejected ? text || m.rejected : http == 409 ? m.inProgress : m.network, {
-        status: http,
-        cause,
-      }),
+      error: new ServiceScanPaymentError(
+        http == 429 ? "limited" : rejected ? "rejected" : "network",
+        rejected ? text || m.rejected : http == 409 ? m.inProgress : m.network,
+        { status: http, cause },
+      ),
     };
   };
 
@@ -218,7 +213,8 @@ async function pay<TCart extends { id: string }, TOrder>(
       done = await sdk.store.cart.complete(cart.id);
     } catch (e) {
       const out = failed(e);
-      doubt.set(cart.id, !settles(out.error.status));
+      // A refusal before anything ran (429) settles nothing: an earlier doubt stays.
+      if (out.error.status != 429) doubt.set(cart.id, !settles(out.error.status));
       return out;
     }
     doubt.set(cart.id, false);

@@ -1,7 +1,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { delay, http, HttpResponse } from "msw"
 import { setupServer } from "msw/node"
-import { ServiceScanPaymentError } from "../errors"
+import { SHOPPER_MESSAGES, ServiceScanPaymentError } from "../errors"
 import type { GatewayResult, ProcessorGateway } from "../gateways/types"
 import {
   authorizedPayment,
@@ -246,13 +246,14 @@ describe("authorizePayment", () => {
     }
 
     it.each([
-      ["110", "Insufficient Funds", "Your card was declined: insufficient funds."],
-      ["305", "Expired Card", "Your card has expired."],
-      ["349", "Do Not Honor", "Your card was declined. Please use a different card or contact your card issuer."],
-      ["120", "Call Issuer", "Your card was declined. Please contact your card issuer or use a different card."],
-      ["301", "Invalid Account Number", "The card details were not valid: the card number is invalid. Please check and try again."],
+      // Every reason about the card gets one sentence (no oracle for card testers); the code stays the merchant's.
+      ["110", "Insufficient Funds", SHOPPER_MESSAGES.declined],
+      ["305", "Expired Card", SHOPPER_MESSAGES.declined],
+      ["349", "Do Not Honor", SHOPPER_MESSAGES.declined],
+      ["120", "Call Issuer", SHOPPER_MESSAGES.declined],
+      ["301", "Invalid Account Number", SHOPPER_MESSAGES.declined],
       ["822", "Token was not found", "We could not use your card details. Please enter your card details again."],
-      ["999", "Something new", "Your card was declined. Please use a different card or contact your card issuer."],
+      ["999", "Something new", SHOPPER_MESSAGES.declined],
     ])("decline %s", async (code, message, shopperMessage) => {
       const { error, entry } = await authorizeExpectingError([
         exchangeHandler([]),
@@ -288,7 +289,7 @@ describe("authorizePayment", () => {
       await expect(
         provider.authorizePayment({ data, context: { idempotency_key: SESSION_ID } })
       ).rejects.toMatchObject({
-        message: "Your card was declined: the available balance does not cover the full amount.",
+        message: SHOPPER_MESSAGES.declined,
       })
       expect(cnp.map((r) => [r.type, r.txn.cnpTxnId])).toEqual([
         ["authorization", undefined],
@@ -337,7 +338,8 @@ describe("authorizePayment", () => {
           )
         ),
       ])
-      expect(error.message).toMatch(/^The card details were not valid/)
+      // Whether a card number is real is what a card tester wants to know: the generic decline.
+      expect(error.message).toBe(SHOPPER_MESSAGES.declined)
       expect(error.processorResponse).toEqual({ code: "820", message: "Credit card number was invalid" })
     })
 

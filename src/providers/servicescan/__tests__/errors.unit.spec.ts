@@ -1,8 +1,8 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import {
-  ServiceScanConnectionError,
-  ServiceScanHttpError,
-  ServiceScanTimeoutError,
+  HttpConnectionError,
+  HttpStatusError,
+  HttpTimeoutError,
 } from "../../../lib/http"
 import {
   declineError,
@@ -25,14 +25,14 @@ describe("toMedusaError", () => {
     declineError({ outcome: "declined", reason, responseCode, message }, authorize)
 
   it.each([
-    [decline("insufficient_funds", "110", "Insufficient Funds"), "declined", "Your card was declined: insufficient funds."],
+    [decline("insufficient_funds", "110", "Insufficient Funds"), "declined", "Your card was declined. Please check your card details or use a different card."],
     [formCodeError("882", authorize), "declined", "The card details were not valid: the security code is too short (882). Please check and try again."],
-    [decline("issuer_unavailable", "101", "Issuer Unavailable"), "unavailable", "Your card issuer could not be reached. Please try again in a moment."],
+    [decline("issuer_unavailable", "101", "Issuer Unavailable"), "unavailable", "We could not process your payment right now. Please try again in a moment."],
     [decline("merchant_configuration", "321", "Invalid Merchant"), "configuration", "We could not process your payment right now. Please try again later or choose another payment method."],
     [new GatewayConfigurationError("refused", { gateway: "worldpay", responseCode: "1", processorMessage: "Authentication failed" }), "configuration", "We could not process your payment right now. Please try again later or choose another payment method."],
     // Never connected: nothing reached the processor, so the failure is settled (a processor that may have acted is CONFLICT, below).
-    [new ServiceScanTimeoutError(100, { request, connected: false }), "unavailable", "We could not reach the payment service. Please try again in a moment."],
-    [new ServiceScanConnectionError({ request, connected: false }), "unavailable", "We could not reach the payment service. Please try again in a moment."],
+    [new HttpTimeoutError(100, { request, connected: false }), "unavailable", "We could not reach the payment service. Please try again in a moment."],
+    [new HttpConnectionError({ request, connected: false }), "unavailable", "We could not reach the payment service. Please try again in a moment."],
   ])("authorize: %s -> %s", (error, category, message) => {
     const mapped = toMedusaError(error, authorize)
     expect(mapped).toBeInstanceOf(ServiceScanPaymentError)
@@ -40,8 +40,8 @@ describe("toMedusaError", () => {
   })
 
   it.each([
-    ["a reset once connected", new ServiceScanConnectionError({ request, connected: true })],
-    ["a timeout once connected", new ServiceScanTimeoutError(100, { request, connected: true })],
+    ["a reset once connected", new HttpConnectionError({ request, connected: true })],
+    ["a timeout once connected", new HttpTimeoutError(100, { request, connected: true })],
     ["an untyped error from a custom gateway", new TypeError("boom")],
     ["an unreadable answer", new GatewayProtocolError("<html>", { gateway: "worldpay" })],
   ])("authorize: the processor may have acted after %s, so the storefront must not treat it as settled (CONFLICT, 409)", (_case, error) => {
@@ -65,7 +65,7 @@ describe("toMedusaError", () => {
       message: "Worldpay did not refund the payment (360 No transaction found with specified transaction Id).",
       processorResponse: { code: "360" },
     })
-    const timeout = toMedusaError(new ServiceScanTimeoutError(100, { request }), {
+    const timeout = toMedusaError(new HttpTimeoutError(100, { request }), {
       operation: "capture",
       stage: "processor",
       gateway: "worldpay",
@@ -75,10 +75,10 @@ describe("toMedusaError", () => {
   })
 
   it.each([
-    ["a reset once connected", new ServiceScanConnectionError({ request, connected: true }), true],
-    ["a refused connection", new ServiceScanConnectionError({ request, connected: false }), false],
-    ["a timeout once connected", new ServiceScanTimeoutError(100, { request, connected: true }), true],
-    ["a timeout while connecting", new ServiceScanTimeoutError(100, { request, connected: false }), false],
+    ["a reset once connected", new HttpConnectionError({ request, connected: true }), true],
+    ["a refused connection", new HttpConnectionError({ request, connected: false }), false],
+    ["a timeout once connected", new HttpTimeoutError(100, { request, connected: true }), true],
+    ["a timeout while connecting", new HttpTimeoutError(100, { request, connected: false }), false],
   ])("calls the processor's outcome unknown after %s: %s", (_case, error, unknown) => {
     expect(toMedusaError(error, { operation: "authorize", stage: "processor", gateway: "worldpay" })).toMatchObject({
       outcomeUnknown: unknown,
@@ -87,7 +87,7 @@ describe("toMedusaError", () => {
 
   it("reads the exchange's 4xx answers", () => {
     const exchange = (status: number, body: unknown) =>
-      toMedusaError(new ServiceScanHttpError(status, body, { request: { method: "GET", url: "https://c/x" } }), {
+      toMedusaError(new HttpStatusError(status, body, { request: { method: "GET", url: "https://c/x" } }), {
         operation: "authorize",
         stage: "exchange",
       })
@@ -104,7 +104,7 @@ describe("toMedusaError", () => {
 
   it("reads a processor's 408/425 as temporary, not as a wrong gateway url", () => {
     for (const status of [408, 425]) {
-      const mapped = toMedusaError(new ServiceScanHttpError(status, "later", { request }), {
+      const mapped = toMedusaError(new HttpStatusError(status, "later", { request }), {
         operation: "capture",
         stage: "processor",
         gateway: "worldpay",
