@@ -7,6 +7,12 @@ export type GuardCartCompletionInput = {
   cart_id: string
   /** The ServiceScan session Medusa's completion will authorize (see `pickServiceScanSession`). */
   session: CheckoutSession
+  /**
+   * The customer the completing request is signed in as (the store route's
+   * `auth_context`); null or absent for a guest. A session with a saved card
+   * completes only for its owner.
+   */
+  customer_id?: string | null
 }
 
 export type GuardCartCompletionResult = {
@@ -17,9 +23,11 @@ export type GuardCartCompletionResult = {
 /**
  * Runs before Medusa's cart completion for carts paid through ServiceScan
  * (the store route's middleware calls it, holding a lock on the form id, or
- * on the session for a saved card). Answers a refusal for a session whose
- * payment was canceled, whose form already paid elsewhere, or whose saved
- * card its customer has removed; otherwise records the attempt, so that a
+ * on the session for a saved card). Answers a refusal for a saved-card
+ * session completed by anyone but its signed-in owner or past its deadline,
+ * a form id bound to another checkout, a session whose payment was canceled,
+ * whose form already paid elsewhere, or whose saved card its customer has
+ * removed; otherwise records the attempt, so that a
  * form is spent once it has paid and an authorization whose answer was lost
  * can be found and released later (`reconcileCheckoutAttemptsWorkflow`).
  * One step: it runs on every checkout (see `guardCheckoutStep`).
@@ -42,7 +50,7 @@ export const guardCartCompletionWorkflow = createWorkflow(
               request_id: processorIdFor(input.session.id),
             }
           : null
-      return { session: input.session, attempt }
+      return { session: input.session, attempt, customer_id: input.customer_id ?? null }
     })
     return new WorkflowResponse<GuardCartCompletionResult>(guardCheckoutStep(guard))
   }

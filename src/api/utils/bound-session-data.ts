@@ -1,7 +1,12 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { SERVICESCAN_MODULE } from "../../modules/servicescan"
+import type ServiceScanModuleService from "../../modules/servicescan/service"
+import { sameCheckout } from "../../modules/servicescan/sql/form-bindings"
+import { formBoundElsewhereError } from "../../providers/servicescan/errors"
 import { SERVER_ONLY_KEYS, storefrontInputSchema } from "../../providers/servicescan/types"
 import { jsonBoundsProblem } from "./json-bounds"
+import { storeCustomerId } from "./store-customer"
 
 /** Providers of this plugin are registered as `pp_servicescan_<id>`. */
 const OUR_PROVIDER = /^pp_servicescan_/
@@ -23,6 +28,14 @@ export const SESSION_DATA_BOUNDS = { maxDepth: 4, maxBytes: 8 * 1024 }
  * collection's session (its compensation restores it under a new id), so the
  * provider's own checks of what the storefront sends (its schema, the keys
  * only the server sets) run here first, with the provider's messages.
+ *
+ * A form id is bound here to the checkout it is first sent into: this cart's
+ * payment collection and the customer signed in (or a guest). The same form id
+ * from another collection or another customer is refused (400) before Medusa
+ * stores anything and long before any exchange; the storefront re-sending it
+ * into the same collection for the same shopper (a retry) passes. See the
+ * FormBinding model.
+ *
  * Other providers' sessions pass untouched.
  */
 export async function boundServiceScanSessionData(
@@ -45,7 +58,20 @@ export async function boundServiceScanSessionData(
   const { data } = await req.scope
     .resolve(ContainerRegistrationKeys.QUERY)
     .graph({ entity: "payment_collection", fields: ["id"], filters: { id } })
-  next(data.length ? undefined : new MedusaError(MedusaError.Types.NOT_FOUND, `Payment collection ${id} was not found`))
+  if (!data.length) {
+    next(new MedusaError(MedusaError.Types.NOT_FOUND, `Payment collection ${id} was not found`))
+    return
+  }
+  const formId = (body.data as { form_id?: unknown } | undefined)?.form_id
+  if (typeof formId === "string") {
+    const checkout = { payment_collection_id: id, customer_id: storeCustomerId(req) }
+    const bound = await req.scope.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE).bindFormToCheckout(formId, checkout)
+    if (!sameCheckout(bound, checkout)) {
+      next(formBoundElsewhereError())
+      return
+    }
+  }
+  next()
 }
 
 function sessionProblem(originalUrl: string, providerId: string, data: unknown): string | null {

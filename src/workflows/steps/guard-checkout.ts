@@ -4,14 +4,24 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
 import type { CheckoutAttemptClaim, CheckoutAttemptInput } from "../../modules/servicescan/service"
+import { sameCheckout } from "../../modules/servicescan/sql/form-bindings"
 import { findSavedCard } from "../../providers/servicescan/saved-cards"
 import { loadServiceScanAccountHolders } from "../utils/account-holders"
-import { CheckoutRefusal, checkoutRefusal, CheckoutSession, sessionSavedCard } from "../utils/checkout-session"
+import {
+  CheckoutRefusal,
+  checkoutRefusal,
+  CheckoutSession,
+  savedCardSessionRefusal,
+  sessionCustomerId,
+  sessionSavedCard,
+} from "../utils/checkout-session"
 
 export type GuardCheckoutStepInput = {
   session: CheckoutSession
   /** What the completion records before the card is authorized; null when nothing goes to the processor. */
   attempt: CheckoutAttemptInput | null
+  /** The customer the completing request is signed in as; null (or absent) for none. */
+  customer_id?: string | null
 }
 
 export type GuardCheckoutResult = { refusal: CheckoutRefusal | null }
@@ -21,15 +31,29 @@ type Undo = { payment_session_id: string; previous: CheckoutAttemptClaim["previo
 /**
  * Decides whether a ServiceScan cart completion may go ahead and, when it may
  * and the card is going to the processor, records the attempt (see
- * CheckoutAttempt). One step, and in the usual case one statement: a
- * checkout's every query counts (bench:checkout). Refuses a session whose
+ * CheckoutAttempt). One step, and in the usual case two statements: a
+ * checkout's every query counts (bench:checkout). Refuses, before anything is
+ * recorded or sent: a saved-card session completed by anyone but its owner,
+ * signed in, or after its deadline (`savedCardSessionRefusal`); a form id
+ * bound to another checkout (another cart's collection or another customer;
+ * a session made before the binding existed binds it here); a session whose
  * payment was canceled, whose form already paid through another session, or
  * whose saved card its customer has removed since (`checkoutRefusal`).
  */
 export const guardCheckoutStep = createStep(
   "servicescan-guard-checkout",
-  async ({ session, attempt }: GuardCheckoutStepInput, { container }) => {
+  async ({ session, attempt, customer_id }: GuardCheckoutStepInput, { container }) => {
     const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
+    const untrusted = savedCardSessionRefusal(session, customer_id ?? null)
+    if (untrusted) {
+      return new StepResponse<GuardCheckoutResult, Undo>({ refusal: untrusted }, null)
+    }
+    if (attempt?.form_id) {
+      const checkout = { payment_collection_id: session.payment_collection_id, customer_id: sessionCustomerId(session) }
+      if (!sameCheckout(await service.bindFormToCheckout(attempt.form_id, checkout), checkout)) {
+        return new StepResponse<GuardCheckoutResult, Undo>({ refusal: "formBoundElsewhere" }, null)
+      }
+    }
     const savedCard = session.payment ? null : sessionSavedCard(session)
     const savedCardGone = savedCard ? await isSavedCardGone(container, { ...savedCard, provider_id: session.provider_id }) : false
     const early = checkoutRefusal(session, [], savedCardGone)

@@ -1,8 +1,9 @@
-import type { ILockingModule, IPaymentModuleService } from "@medusajs/framework/types"
+import type { ILockingModule } from "@medusajs/framework/types"
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import { guardCartCompletionWorkflow } from "../../../workflows/guard-cart-completion"
 import {
+  checkoutLockKey,
   CheckoutRefusal,
   CheckoutSession,
   hasRivalSessions,
@@ -10,6 +11,8 @@ import {
   pickServiceScanSession,
   refusalName,
 } from "../../../workflows/utils/checkout-session"
+import { storeCustomerId } from "../../utils/store-customer"
+import { loadCartSessions } from "./cart-sessions"
 
 /** How long a completion waits for another completion with the same form id. */
 const FORM_LOCK_TIMEOUT_SECONDS = 30
@@ -38,15 +41,13 @@ export async function guardCartCompletion(req: MedusaRequest, res: MedusaRespons
       handedOn = true
       return next()
     } else {
-      // A form id pays once, whichever session carries it; a saved card pays in as many sessions as its
-      // customer starts, each once, so its session is what one completion at a time is about.
-      const formId = session.data?.form_id
-      const key = `servicescan:checkout:${typeof formId === "string" ? formId.toLowerCase() : session.id}`
       const locking = req.scope.resolve<ILockingModule>(Modules.LOCKING)
       await locking.execute(
-        key,
+        checkoutLockKey(session),
         async () => {
-          const { result } = await guardCartCompletionWorkflow(req.scope).run({ input: { cart_id: cartId, session } })
+          const { result } = await guardCartCompletionWorkflow(req.scope).run({
+            input: { cart_id: cartId, session, customer_id: storeCustomerId(req) },
+          })
           if (result.refusal) {
             refusal = result.refusal
             return
@@ -84,33 +85,14 @@ export async function guardCartCompletion(req: MedusaRequest, res: MedusaRespons
   }
 }
 
-/**
- * The session the completion will authorize, read on every checkout: the cart's payment
- * collection from the link's own table, then its sessions from the Payment Module (two queries,
- * where a graph from the cart took four).
- */
+/** The session the completion will authorize, read on every checkout, and whether another could be charged instead. */
 async function loadCheckoutSession(
   req: MedusaRequest,
   cartId: string
 ): Promise<{ session: CheckoutSession | null; rival: boolean }> {
-  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
-  const { data: links } = await query.graph({
-    entity: "cart_payment_collection",
-    fields: ["payment_collection_id"],
-    filters: { cart_id: cartId },
-  })
-  const collectionId = (links[0] as { payment_collection_id?: string } | undefined)?.payment_collection_id
-  if (!collectionId) {
-    return { session: null, rival: false }
-  }
-  const payment = req.scope.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const sessions = await payment.listPaymentSessions(
-    { payment_collection_id: collectionId },
-    // In no set order, as Medusa's completion reads them: with two it could charge, the cart is refused (hasRivalSessions).
-    { select: ["id", "provider_id", "status", "data", "payment.id", "payment.canceled_at"], relations: ["payment"] }
-  )
-  const read = sessions as unknown as CheckoutSession[]
-  return { session: pickServiceScanSession(read), rival: hasRivalSessions(read) }
+  const sessions = await loadCartSessions(req.scope, cartId)
+  // With two sessions Medusa could charge, the cart is refused (hasRivalSessions).
+  return { session: pickServiceScanSession(sessions), rival: hasRivalSessions(sessions) }
 }
 
 async function isCompleted(req: MedusaRequest, cartId: string): Promise<boolean> {

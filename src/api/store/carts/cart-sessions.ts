@@ -1,0 +1,39 @@
+import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { CheckoutSession } from "../../../workflows/utils/checkout-session"
+
+/**
+ * The payment sessions of a cart, as the completion guard and the
+ * shipping-address guard read them: the cart's payment collection from the
+ * link's own table, then its sessions from the Payment Module (two queries,
+ * where a graph from the cart took four). In no set order, as Medusa's
+ * completion reads them. Empty when the cart has no payment collection.
+ */
+export async function loadCartSessions(scope: MedusaContainer, cartId: string): Promise<CheckoutSession[]> {
+  const query = scope.resolve(ContainerRegistrationKeys.QUERY)
+  const { data: links } = await query.graph({
+    entity: "cart_payment_collection",
+    fields: ["payment_collection_id"],
+    filters: { cart_id: cartId },
+  })
+  const collectionId = (links[0] as { payment_collection_id?: string } | undefined)?.payment_collection_id
+  if (!collectionId) {
+    return []
+  }
+  const payment = scope.resolve<IPaymentModuleService>(Modules.PAYMENT)
+  const sessions = await payment.listPaymentSessions(
+    { payment_collection_id: collectionId },
+    {
+      select: ["id", "provider_id", "payment_collection_id", "status", "data", "payment.id", "payment.canceled_at"],
+      relations: ["payment"],
+    }
+  )
+  return sessions.map((session) => ({
+    id: session.id,
+    provider_id: session.provider_id,
+    payment_collection_id: session.payment_collection_id,
+    status: session.status,
+    data: session.data ?? null,
+    payment: session.payment ? { id: session.payment.id, canceled_at: session.payment.canceled_at ?? null } : null,
+  }))
+}
