@@ -14,6 +14,12 @@ loadEnv(process.env.NODE_ENV || "development", process.cwd())
 
 const sandboxUrl = process.env.SERVICESCAN_SANDBOX_URL ?? "http://127.0.0.1:4010"
 
+/** A secret, or a keyring given as JSON (`[{"id":"k2","secret":"..."},...]`): how a spec rotates keys in a process it starts. */
+const secretOrKeyring = (name: string, fallback: string) => {
+  const value = process.env[name] ?? fallback
+  return value.trimStart().startsWith("[") ? (JSON.parse(value) as { id: string; secret: string }[]) : value
+}
+
 module.exports = defineConfig({
   projectConfig: {
     databaseUrl: process.env.DATABASE_URL,
@@ -27,6 +33,12 @@ module.exports = defineConfig({
   },
   admin: { disable: true },
   modules: [
+    {
+      // Medusa's RBAC, on with MEDUSA_FF_RBAC=true (integration-tests/http/rbac.spec.ts). Declared here
+      // because Medusa 2.21 reads its own flags only after this file, so its default leaves the module off.
+      resolve: "@medusajs/medusa/rbac",
+      disable: process.env.MEDUSA_FF_RBAC !== "true",
+    },
     {
       // The disputes module (chargebacks, proof requests, scan evidence); see docs/disputes.md.
       resolve: "./src/modules/servicescan",
@@ -43,6 +55,8 @@ module.exports = defineConfig({
           password: process.env.SERVICESCAN_WORLDPAY_PASSWORD ?? "demo-password",
         },
         autoRespond: process.env.SERVICESCAN_AUTO_RESPOND ?? "off",
+        // Wraps the keys of archived card scans and evidence packs (test value; a store's own comes from its env).
+        evidenceKey: secretOrKeyring("SERVICESCAN_EVIDENCE_KEY", "test-evidence-key-encrypting-key-0123456789"),
       },
     },
     {
@@ -69,7 +83,10 @@ module.exports = defineConfig({
                 password: process.env.SERVICESCAN_WORLDPAY_PASSWORD ?? "demo-password",
               },
               // Saved cards: the secret that seals customers' tokens (test value; a store's own comes from its env).
-              savedCards: { secret: process.env.SERVICESCAN_SAVED_CARDS_SECRET ?? "test-saved-cards-secret-0123456789abcdef" },
+              savedCards: {
+                secret: secretOrKeyring("SERVICESCAN_SAVED_CARDS_SECRET", "test-saved-cards-secret-0123456789abcdef"),
+                fingerprintSecret: process.env.SERVICESCAN_SAVED_CARDS_FINGERPRINT_SECRET,
+              },
             },
           },
         ],

@@ -4,8 +4,9 @@ import {
   validateAndTransformBody,
   validateAndTransformQuery,
 } from "@medusajs/framework/http"
-import { serializeRefunds } from "./admin/payments/serialize-refunds"
+import { serializeOrderPaymentOperations, serializePaymentOperations } from "./admin/payments/serialize-payment-operations"
 import { listDisputeCasesQueryConfig, retrieveDisputeCaseQueryConfig } from "./admin/servicescan/cases/query-config"
+import { adminPolicyRoutes } from "./admin/servicescan/route-policies"
 import {
   AdminAssignDisputeCase,
   AdminGetDisputeCase,
@@ -27,8 +28,11 @@ import {
 import { WebhookChargeback } from "./hooks/servicescan/chargebacks/validators"
 import { verifyServiceScanSignature } from "./hooks/servicescan/chargebacks/verify-signature"
 import { guardCartCompletion } from "./store/carts/guard-completion"
+import { guardSavedCardShippingAddress } from "./store/carts/guard-shipping-address"
+import { limitCompletionVelocity } from "./store/carts/velocity"
 import { boundServiceScanSessionData } from "./utils/bound-session-data"
-import { guardServiceScanRequest } from "./utils/request-guard"
+import { hideServiceScanSecrets } from "./utils/public-session-data"
+import { guardServiceScanRequest, serviceScanErrorHandler } from "./utils/request-guard"
 import { restrictEvidenceFields } from "./utils/restrict-evidence-fields"
 import { validateParams } from "./utils/validate-params"
 
@@ -36,10 +40,16 @@ const chargebackId = validateParams({ id: ChargebackIdParam })
 const caseId = validateParams({ id: DisputeCaseIdParam })
 
 export default defineMiddlewares({
+  // Medusa's error handler, but a path Express cannot decode under our prefixes is a 400 (see request-guard.ts).
+  errorHandler: serviceScanErrorHandler,
   routes: [
-    // At the root and without `methods`: registered before every other route
-    // layer, Medusa's included. It acts on /admin/servicescan and /hooks/servicescan only.
+    // At the root and without `methods`: registered before every other route layer but Medusa's
+    // `/admin*` (see errorHandler). It acts on /admin/servicescan, /store/servicescan and /hooks/servicescan only.
     { matcher: "/", middlewares: [guardServiceScanRequest, restrictEvidenceFields] },
+    // Medusa's RBAC policies of every admin route of ours, checked before the route's own middlewares (see route-policies.ts).
+    ...adminPolicyRoutes,
+    // Every store answer: no form id, token, seal or fingerprint of a ServiceScan session leaves (see the middleware).
+    { matcher: "/store", middlewares: [hideServiceScanSecrets] },
     {
       // Medusa's own route, bounded for this plugin's providers only (see the middleware).
       matcher: /^\/store\/payment-collections\/[^/]+\/payment-sessions\/?$/,
@@ -130,11 +140,24 @@ export default defineMiddlewares({
       middlewares: [chargebackId],
     },
     {
-      // Medusa's own route: a ServiceScan cart must not place an order with a
-      // canceled payment, nor pay twice with one form (see guard-completion.ts).
+      // Medusa's own route: velocity limits against card testing, before anything else of the
+      // completion runs (see velocity.ts). Registered first: same matcher, kept in this order.
+      matcher: "/store/carts/:id/complete",
+      methods: ["POST"],
+      middlewares: [limitCompletionVelocity],
+    },
+    {
+      // Medusa's own route: a ServiceScan cart must not place an order with a canceled payment,
+      // pay twice with one form, nor pay with a saved card but for its signed-in owner (see guard-completion.ts).
       matcher: "/store/carts/:id/complete",
       methods: ["POST"],
       middlewares: [guardCartCompletion],
+    },
+    {
+      // Medusa's own route: a change of shipping address by anyone but a saved card's owner drops its session.
+      matcher: "/store/carts/:id",
+      methods: ["POST"],
+      middlewares: [guardSavedCardShippingAddress],
     },
     {
       // The signed-in customer's saved cards.
@@ -142,10 +165,21 @@ export default defineMiddlewares({
       middlewares: [authenticate("customer", ["session", "bearer"])],
     },
     {
-      // Medusa's own route: refunds of one ServiceScan payment, one at a time.
+      // Medusa's own routes: captures and refunds of one ServiceScan payment, one at a time.
       matcher: "/admin/payments/:id/refund",
       methods: ["POST"],
-      middlewares: [serializeRefunds],
+      middlewares: [serializePaymentOperations],
+    },
+    {
+      matcher: "/admin/payments/:id/capture",
+      methods: ["POST"],
+      middlewares: [serializePaymentOperations],
+    },
+    {
+      // Medusa's own route: cancelOrderWorkflow refunds what each payment captured.
+      matcher: "/admin/orders/:id/cancel",
+      methods: ["POST"],
+      middlewares: [serializeOrderPaymentOperations],
     },
     {
       // The signature covers the exact bytes received, so the raw body is kept.

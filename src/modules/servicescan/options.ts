@@ -1,6 +1,8 @@
 import { z } from "@medusajs/framework/zod"
 import { MedusaError } from "@medusajs/framework/utils"
 import { gatewayOption, NAME_UNKNOWN_KEYS } from "../../lib/gateway-option"
+import { insecureUrlProblem } from "../../lib/secure-url"
+import { keyringOptionSchema, KeyringOption } from "../../lib/keyring"
 import { DisputeGateway, isDisputeGateway } from "./gateways/types"
 import { MAX_RETRIEVAL_BYTES_LIMIT } from "./gateways/worldpay"
 import { AUTO_RESPOND_POLICIES } from "./types"
@@ -53,6 +55,13 @@ export const ServiceScanModuleOptionsSchema = z
     pollIntervalMs: z.number().int().min(1_000).default(3 * HOUR_MS),
     /** Copy valid scans' images into Medusa's File Module when a proof request completes. */
     archiveImages: z.boolean().default(true),
+    /**
+     * The key-encrypting key of card evidence at rest (archived scan images,
+     * evidence packs): a secret of at least 32 characters, or a keyring
+     * `[{ id, secret }, ...]`, newest first (README: Evidence at rest).
+     * Without it nothing is archived and no pack is stored.
+     */
+    evidenceKey: keyringOptionSchema("the evidence key-encrypting key").optional(),
     /** Per-attempt timeout of every call to the service. */
     timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
     /** Extra attempts of idempotent calls (status checks, images). Creating a proof request is never retried. */
@@ -103,12 +112,34 @@ export const ServiceScanModuleOptionsSchema = z
     caseImportLookbackDays: z.number().int().min(1).max(365).default(30),
     /** Replay window of webhook signatures. */
     webhookToleranceSeconds: z.number().int().min(1).max(3_600).default(300),
+    /**
+     * Development only, never in production: accept http service URLs on any host. Without it
+     * `baseUrl` and `disputeGateway.url` are https, or http to localhost, 127.0.0.0/8 or ::1.
+     */
+    allowInsecureUrls: z.boolean({ error: "must be true or false (http service URLs, for development only)" }).default(false),
   })
   // Not strict: Medusa adds its own keys (e.g. `database`) to module options.
+  // The secret key and the processor's password travel on these URLs: https, unless loopback or the development flag.
+  .superRefine((options, ctx) => {
+    if (options.allowInsecureUrls) {
+      return
+    }
+    const urls: [string[], string][] = [[["baseUrl"], options.baseUrl]]
+    if (options.disputeGateway && !isDisputeGateway(options.disputeGateway)) {
+      urls.push([["disputeGateway", "url"], options.disputeGateway.url])
+    }
+    for (const [path, url] of urls) {
+      const problem = insecureUrlProblem(url)
+      if (problem) {
+        ctx.addIssue({ code: "custom", path, message: problem })
+      }
+    }
+  })
 
-/** What a store writes. `disputeGateway` is typed by hand: its schema takes `unknown` in, to dispatch on `type`. */
-export type ServiceScanModuleOptions = Omit<z.input<typeof ServiceScanModuleOptionsSchema>, "disputeGateway"> & {
+/** What a store writes. `disputeGateway` and `evidenceKey` are typed by hand: their schemas take `unknown` in, to name the entry at fault. */
+export type ServiceScanModuleOptions = Omit<z.input<typeof ServiceScanModuleOptionsSchema>, "disputeGateway" | "evidenceKey"> & {
   disputeGateway?: z.input<typeof worldpayDisputeGatewaySchema> | DisputeGateway
+  evidenceKey?: KeyringOption
 }
 export type ResolvedServiceScanModuleOptions = z.output<typeof ServiceScanModuleOptionsSchema>
 

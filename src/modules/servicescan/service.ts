@@ -10,6 +10,8 @@ import {
 } from "@medusajs/framework/utils"
 import type { SqlEntityManager } from "@medusajs/framework/mikro-orm/postgresql"
 import { isUuidV4 } from "../../lib/uuid"
+import { Keyring } from "../../lib/keyring"
+import { EVIDENCE_KEK_PURPOSE, EvidenceVault } from "../../lib/sealed-evidence"
 import {
   DisputesClient,
   DisputesImage,
@@ -17,8 +19,8 @@ import {
   ServiceScanDisputesError,
   submissionOutcome,
 } from "../../lib/servicescan/disputes-client"
-import { BodyTooLargeError, ServiceScanAuthError, ServiceScanError } from "../../lib/http"
-import { Chargeback, CheckoutAttempt, DisputeCase, PaymentRef, ProofRequest, ScanEvidence, ServiceState } from "./models"
+import { BodyTooLargeError, HttpAuthError, HttpError } from "../../lib/http"
+import { Chargeback, CheckoutAttempt, DisputeCase, FormBinding, PaymentRef, ProofRequest, ScanEvidence, ServiceState } from "./models"
 import { DISPUTE_CASE_ID_PREFIX } from "./models/dispute-case"
 import { PAYMENT_REF_ID_PREFIX } from "./models/payment-ref"
 import { PROOF_REQUEST_ID_PREFIX } from "./models/proof-request"
@@ -48,6 +50,7 @@ import {
   writeProofRequests,
 } from "./sql/proof-requests"
 import { sqlNames } from "./sql/names"
+import { bindForm, FormCheckout, readFormBindings } from "./sql/form-bindings"
 import { SignatureCheck, verifyWebhookSignature } from "./utils/webhook-signature"
 
 type InjectedDependencies = {
@@ -129,8 +132,17 @@ export type ServiceProbe =
   | { reachable: true; latency_ms: number }
   | { reachable: false; configuration_error: boolean; error: string }
 
-/** Longest an image may be when it is copied into the File Module (a scan JPEG is tens of kB). */
-const MAX_ARCHIVED_IMAGE_BYTES = 10 * 1024 * 1024
+/** Longest an image may be when it is copied into the File Module or read for a pack (a scan JPEG is tens of kB). */
+export const MAX_ARCHIVED_IMAGE_BYTES = 10 * 1024 * 1024
+
+/**
+ * The most scans of earlier payments with a saved card that one chargeback
+ * carries (the newest). They show the card in its holder's hands; the newest
+ * few show it as well as thousands would, while each one costs a row, an entry
+ * in the proof request, a verdict and an image in a pack the processor caps
+ * at 2 MB. A card used on thousands of orders must not blow any of these up.
+ */
+export const MAX_SAVED_CARD_SCANS = 10
 
 const C = sqlNames(Chargeback, ["id", "status", "order_id", "external_id", "deleted_at", "updated_at"])
 const P = PROOF_REQUEST
@@ -158,7 +170,7 @@ const R = sqlNames(PaymentRef, [
   "deleted_at",
 ])
 
-const D = sqlNames(DisputeCase, ["id", "status", "match_note", "order_id", "chargeback_id", "updated_at"])
+const D = sqlNames(DisputeCase, ["id", "status", "match_note", "order_id", "chargeback_id", "pack_file_id", "pack_key", "updated_at"])
 const A = sqlNames(CheckoutAttempt, [
   "id",
   "payment_session_id",
@@ -217,6 +229,7 @@ export default class ServiceScanModuleService extends MedusaService({
   Chargeback,
   CheckoutAttempt,
   DisputeCase,
+  FormBinding,
   PaymentRef,
   ProofRequest,
   ScanEvidence,
@@ -245,6 +258,8 @@ export default class ServiceScanModuleService extends MedusaService({
   private readonly keyFingerprint_: string | null
   /** The processor's chargeback API, when configured. */
   protected readonly disputeGateway_: DisputeGateway | null
+  /** Seals and opens card evidence at rest under the `evidenceKey` option (src/lib/sealed-evidence.ts). */
+  private readonly evidenceVault_: EvidenceVault
 
   constructor(dependencies: InjectedDependencies, options: ServiceScanModuleOptions) {
     // eslint-disable-next-line prefer-rest-params
@@ -277,6 +292,19 @@ export default class ServiceScanModuleService extends MedusaService({
       ? null
       : { status: null, message: "The servicescan module has no secretKey option", at: new Date(), this_process: true }
     this.keyFingerprint_ = this.options_.secretKey ? keyFingerprint(this.options_.secretKey) : null
+    this.evidenceVault_ = new EvidenceVault(
+      this.options_.evidenceKey ? Keyring.from(this.options_.evidenceKey, EVIDENCE_KEK_PURPOSE) : null
+    )
+  }
+
+  /**
+   * Seals card evidence for the File Module and opens it again: archived scan
+   * images and evidence packs, each file under its own key, wrapped under the
+   * `evidenceKey` option. Only the admin routes and the steps that archive,
+   * pack and upload use it; an opened file never goes anywhere else.
+   */
+  getEvidenceVault(): EvidenceVault {
+    return this.evidenceVault_
   }
 
   /** Settings safe to show an admin: which keys are set, never their values. */
@@ -286,6 +314,7 @@ export default class ServiceScanModuleService extends MedusaService({
       keys: {
         secret_key: Boolean(this.options_.secretKey),
         webhook_secret: Boolean(this.options_.webhookSecret),
+        evidence_key: this.evidenceVault_.configured,
       },
       poll_interval_ms: this.options_.pollIntervalMs,
       archive_images: this.options_.archiveImages,
@@ -386,7 +415,7 @@ export default class ServiceScanModuleService extends MedusaService({
       await this.noteAuthFailure(error)
       return {
         reachable: false,
-        configuration_error: error instanceof ServiceScanAuthError,
+        configuration_error: error instanceof HttpAuthError,
         error: describeError(error),
       }
     }
@@ -542,7 +571,7 @@ export default class ServiceScanModuleService extends MedusaService({
           ) {
             return { id: row.id, kind: "failed", error: describeError(error) }
           }
-          if (!(error instanceof ServiceScanError)) {
+          if (!(error instanceof HttpError)) {
             throw error
           }
           return { id: row.id, kind: "error", error: describeError(error) }
@@ -834,6 +863,40 @@ export default class ServiceScanModuleService extends MedusaService({
     )
   }
 
+  /**
+   * Where a sealed file and its key are stored, swapped only on rows that
+   * still hold what the caller read (compare-and-set, one statement): an image
+   * archived or a pack made again meanwhile keeps the newer one. For the
+   * re-seal (src/workflows/utils/reseal-at-rest.ts): a key wrapped again (same
+   * file), or a pack stored in clear replaced by its sealed copy. Answers the
+   * ids swapped.
+   */
+  @InjectManager()
+  async swapStoredEvidence(
+    kind: "scan-image" | "evidence-pack",
+    swaps: { id: string; expected: { file_id: string; key: string | null }; next: { file_id: string; key: string } }[],
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<string[]> {
+    if (!swaps.length) {
+      return []
+    }
+    const manager = sharedContext.manager as SqlEntityManager
+    const [table, fileCol, keyCol, idCol, updatedCol] =
+      kind === "scan-image"
+        ? [E.table, E.col.archived_file_id, E.col.archive_key, E.col.id, E.col.updated_at]
+        : [D.table, D.col.pack_file_id, D.col.pack_key, D.col.id, D.col.updated_at]
+    const values = swaps.map(() => "(?::text, ?::text, ?::text, ?::text, ?::text)").join(", ")
+    const rows: { id: string }[] = await manager.execute(
+      `UPDATE ${table} AS t
+          SET ${fileCol} = v.next_file, ${keyCol} = v.next_key, ${updatedCol} = now()
+         FROM (VALUES ${values}) AS v(id, expected_file, expected_key, next_file, next_key)
+        WHERE t.${idCol} = v.id AND t.${fileCol} = v.expected_file AND t.${keyCol} IS NOT DISTINCT FROM v.expected_key
+        RETURNING t.${idCol} AS id`,
+      swaps.flatMap((swap) => [swap.id, swap.expected.file_id, swap.expected.key, swap.next.file_id, swap.next.key])
+    )
+    return rows.map((row) => row.id)
+  }
+
   /** Opens a valid scan's image at the service, as a stream (the admin image proxy). */
   async openServiceImage(scanId: string): Promise<DisputesImage> {
     try {
@@ -844,7 +907,10 @@ export default class ServiceScanModuleService extends MedusaService({
     }
   }
 
-  /** Reads a scan's image fully, for the File Module (which takes base64 content). */
+  /**
+   * Reads a scan's image fully from the service, up to `MAX_ARCHIVED_IMAGE_BYTES`: to archive it
+   * (the File Module takes base64 content), or for a pack when it has no archive (workflows/utils/scan-image).
+   */
   async downloadServiceImage(scanId: string): Promise<Buffer> {
     const image = await this.openServiceImage(scanId)
     try {
@@ -938,6 +1004,30 @@ export default class ServiceScanModuleService extends MedusaService({
       { reconciled_at: null, attempted_at: { $lt: before } },
       { take: limit, order: { attempted_at: "ASC" } }
     )
+  }
+
+  /**
+   * Binds a hosted-form id to the checkout it is being sent into, unless it
+   * belongs to one already, and answers the checkout it belongs to (see the
+   * FormBinding model): the caller refuses the form when that is another
+   * collection or another customer. Keeps only a hash of the form id.
+   */
+  @InjectManager()
+  async bindFormToCheckout(
+    formId: string,
+    checkout: FormCheckout,
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<FormCheckout> {
+    return await bindForm(sharedContext.manager as SqlEntityManager, formId, checkout)
+  }
+
+  /** The checkouts these form ids are bound to, by lower-cased form id; a form id never sent is absent. */
+  @InjectManager()
+  async readFormBindings(
+    formIds: string[],
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<Map<string, FormCheckout>> {
+    return await readFormBindings(sharedContext.manager as SqlEntityManager, formIds)
   }
 
   /** The processor's chargeback API, or null when the `disputeGateway` option is not set. */
@@ -1092,7 +1182,8 @@ export default class ServiceScanModuleService extends MedusaService({
    * The scans of payments made with the same card (the same token
    * fingerprint) as a payment with a saved card: evidence that the card's
    * holder had the card in hand. Only payments recorded before `before` (the
-   * disputed payment's authorization) and of other orders than `exclude_order_ids`.
+   * disputed payment's authorization) and of other orders than `exclude_order_ids`;
+   * the newest `MAX_SAVED_CARD_SCANS` of them, oldest first.
    */
   async listScansOfCards(input: {
     fingerprints: string[]
@@ -1103,13 +1194,20 @@ export default class ServiceScanModuleService extends MedusaService({
     if (!fingerprints.length) {
       return []
     }
+    const excluded = [...new Set(input.exclude_order_ids)]
+    // Excluded in the query, not after it: the cap must count only scans that are kept.
     const rows = await this.listPaymentRefs(
-      { token_fingerprint: fingerprints, scan_id: { $ne: null }, created_at: { $lt: input.before } },
-      { select: ["scan_id", "order_id", "token_fingerprint"], take: null, order: { created_at: "ASC" } }
+      {
+        token_fingerprint: fingerprints,
+        scan_id: { $ne: null },
+        created_at: { $lt: input.before },
+        ...(excluded.length ? { order_id: { $nin: excluded } } : {}),
+      },
+      { select: ["scan_id", "order_id", "token_fingerprint"], take: MAX_SAVED_CARD_SCANS, order: { created_at: "DESC", id: "DESC" } }
     )
-    const excluded = new Set(input.exclude_order_ids)
     return rows
-      .filter((row) => row.scan_id && row.token_fingerprint && !excluded.has(row.order_id))
+      .filter((row) => row.scan_id && row.token_fingerprint)
+      .reverse()
       .map((row) => ({ scan_id: row.scan_id as string, order_id: row.order_id, token_fingerprint: row.token_fingerprint as string }))
   }
 
@@ -1172,11 +1270,6 @@ export default class ServiceScanModuleService extends MedusaService({
     return rows.map((row) => row.payment_id)
   }
 
-  /** A valid scan's image, whole (for the evidence pack): the archived copy when there is one, else ServiceScan's. */
-  async readScanImage(scanId: string): Promise<Uint8Array> {
-    return this.downloadServiceImage(scanId)
-  }
-
   /** Queue figures for the health endpoint: counts by status and the last status check. */
   @InjectManager()
   async getQueueStats(@MedusaContext() sharedContext: Context = {}): Promise<{
@@ -1220,7 +1313,7 @@ export default class ServiceScanModuleService extends MedusaService({
 
   /** Records an authentication failure as the configuration error of every process; answers whether it was one. */
   private async noteAuthFailure(error: unknown): Promise<boolean> {
-    if (!(error instanceof ServiceScanAuthError)) {
+    if (!(error instanceof HttpAuthError)) {
       return false
     }
     this.keyRefusal_.refused = true
@@ -1256,7 +1349,7 @@ export default class ServiceScanModuleService extends MedusaService({
       try {
         return await call()
       } catch (error) {
-        if (error instanceof ServiceScanAuthError) {
+        if (error instanceof HttpAuthError) {
           this.keyRefusal_.refused = true
         }
         throw error
@@ -1402,6 +1495,8 @@ export type DisputeCaseRow = DisputeCaseState & {
   activities: Record<string, unknown> | null
   last_activity_on: string | null
   pack_file_id: string | null
+  /** The pack file's key, wrapped (src/lib/sealed-evidence.ts); null for a pack stored in clear by an earlier version. */
+  pack_key: string | null
   pack_bytes: number | null
   pack_generated_at: Date | null
   pack_downscaled: boolean

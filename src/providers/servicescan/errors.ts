@@ -1,11 +1,11 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import {
-  ServiceScanAuthError,
-  ServiceScanConnectionError,
-  ServiceScanError,
-  ServiceScanHttpError,
-  ServiceScanResponseError,
-  ServiceScanTimeoutError,
+  HttpAuthError,
+  HttpConnectionError,
+  HttpError,
+  HttpStatusError,
+  UnreadableResponseError,
+  HttpTimeoutError,
   isTransientStatus,
 } from "../../lib/http"
 import {
@@ -94,6 +94,14 @@ export class ServiceScanPaymentError extends MedusaError {
 }
 
 export const SHOPPER_MESSAGES = {
+  /**
+   * Every decline that is about the card (its security code, funds, limit,
+   * expiry, number, the issuer's "do not honor"...): one sentence, so that a
+   * card tester learns nothing about the card from it. The exact reason stays
+   * with the merchant: the processor's code and message on the error
+   * (`processorResponse`) and in the provider's log line.
+   */
+  declined: "Your card was declined. Please check your card details or use a different card.",
   formExpired: "Your payment form expired. Please enter your card details again.",
   unavailable: "We could not reach the payment service. Please try again in a moment.",
   notProcessed: "We could not process your payment right now. Please try again in a moment.",
@@ -130,6 +138,24 @@ export function savedCardRefusal(reason: SavedCardRefusal): MedusaError {
 }
 
 /**
+ * Why a payment session or a completion is refused because the card details
+ * belong to another checkout, another customer or an older choice: a leaked
+ * form id or cart id buys nothing. Each is refused before any call to the
+ * service or the processor, and each tells the shopper what to do.
+ */
+export const CHECKOUT_TRUST_REFUSALS = {
+  formBoundElsewhere: "These card details were entered for another checkout. Please enter your card details again.",
+  savedCardSignIn: "Sign in to pay with this saved card, or enter your card details.",
+  savedCardNotYours: SAVED_CARD_REFUSALS.notYours,
+  savedCardChooseAgain: "Your saved card was chosen a while ago. Please choose the card again to pay.",
+} as const
+
+/** A form id presented outside the checkout it was first sent into, as the store API answers it (400). */
+export function formBoundElsewhereError(): MedusaError {
+  return new MedusaError(MedusaError.Types.NOT_ALLOWED, CHECKOUT_TRUST_REFUSALS.formBoundElsewhere)
+}
+
+/**
  * A saved card whose sealed token does not open for this session (sealed
  * under another secret, for another customer, or altered): nothing is sent
  * to the processor, and the shopper picks the card again or types one.
@@ -161,23 +187,32 @@ export function formCodeMessage(code: string): string {
   return `The card details were not valid: ${problem} (${code}). Please check and try again.`
 }
 
+/**
+ * The shopper's sentence per decline reason. Whatever is about the card gets
+ * the one generic {@link SHOPPER_MESSAGES.declined}: a precise reason ("the
+ * security code did not match", "insufficient funds", "the card has expired")
+ * turns checkout into an oracle for someone testing stolen card numbers.
+ * What stays specific tells nothing about the card and is something the
+ * shopper can act on: the form or token is no longer usable (enter the card
+ * again), the service, issuer or processor did not answer (try again in a
+ * moment; the issuer is not named, as that would say where the card goes),
+ * and the merchant's own setup (choose another payment method).
+ */
 const DECLINE_MESSAGES: Readonly<Record<DeclineReason, string>> = {
-  insufficient_funds: "Your card was declined: insufficient funds.",
-  expired_card: "Your card has expired.",
-  invalid_card_number:
-    "The card details were not valid: the card number is invalid. Please check and try again.",
-  invalid_expiry:
-    "The card details were not valid: the expiration date is invalid. Please check and try again.",
-  invalid_cvv: "Your card was declined: the security code did not match. Please check and try again.",
-  exceeds_limit: "Your card was declined: the amount exceeds the card's limit.",
-  partial_approval: "Your card was declined: the available balance does not cover the full amount.",
-  call_issuer: "Your card was declined. Please contact your card issuer or use a different card.",
-  restricted_card: "Your card was declined. Please use a different card.",
-  do_not_honor: "Your card was declined. Please use a different card or contact your card issuer.",
-  generic: "Your card was declined. Please use a different card or contact your card issuer.",
+  insufficient_funds: SHOPPER_MESSAGES.declined,
+  expired_card: SHOPPER_MESSAGES.declined,
+  invalid_card_number: SHOPPER_MESSAGES.declined,
+  invalid_expiry: SHOPPER_MESSAGES.declined,
+  invalid_cvv: SHOPPER_MESSAGES.declined,
+  exceeds_limit: SHOPPER_MESSAGES.declined,
+  partial_approval: SHOPPER_MESSAGES.declined,
+  call_issuer: SHOPPER_MESSAGES.declined,
+  restricted_card: SHOPPER_MESSAGES.declined,
+  do_not_honor: SHOPPER_MESSAGES.declined,
+  generic: SHOPPER_MESSAGES.declined,
   invalid_token: "We could not use your card details. Please enter your card details again.",
   expired_token: SHOPPER_MESSAGES.formExpired,
-  issuer_unavailable: "Your card issuer could not be reached. Please try again in a moment.",
+  issuer_unavailable: SHOPPER_MESSAGES.notProcessed,
   processing_error: SHOPPER_MESSAGES.notProcessed,
   merchant_configuration: SHOPPER_MESSAGES.configuration,
   invalid_amount: SHOPPER_MESSAGES.configuration,
@@ -238,13 +273,67 @@ export type FailureContext = {
   savedCard?: boolean
 }
 
-/** Decline reasons whose shopper message differs for a saved card (the card itself has to change). */
+/**
+ * Decline reasons whose shopper message differs for a saved card (the card
+ * itself has to change). They may say more than the generic decline: a saved
+ * card pays only in its owner's signed-in session and was saved after it
+ * paid, so telling the owner that their own card expired or can no longer be
+ * used gives a card tester nothing to test with.
+ */
 const SAVED_CARD_DECLINES: Partial<Record<DeclineReason, string>> = {
   expired_card: SHOPPER_MESSAGES.savedCardExpired,
   invalid_expiry: SHOPPER_MESSAGES.savedCardExpired,
   invalid_token: SHOPPER_MESSAGES.savedCardUnusable,
   expired_token: SHOPPER_MESSAGES.savedCardUnusable,
   invalid_card_number: SHOPPER_MESSAGES.savedCardUnusable,
+}
+
+/**
+ * Whether a processor's answer is the card being declined (the reasons the
+ * shopper gets the generic decline for; not an outage, the merchant's setup
+ * or an unusable token): what the per-card velocity limit counts.
+ */
+export function isCardDecline(result: GatewayResult): boolean {
+  return result.outcome === "declined" && DECLINE_MESSAGES[result.reason ?? "generic"] === SHOPPER_MESSAGES.declined
+}
+
+/**
+ * Whether a shopper's message says the payment could not be attempted (the
+ * service or processor did not answer, the store's setup is broken) rather
+ * than something about the card or the form: such a failure tells a card
+ * tester nothing, and a shopper retrying through an outage must not use up
+ * the velocity limits (api/store/carts/velocity.ts does not count it).
+ */
+export function isOutageMessage(message: unknown): boolean {
+  return (
+    message === SHOPPER_MESSAGES.unavailable ||
+    message === SHOPPER_MESSAGES.notProcessed ||
+    message === SHOPPER_MESSAGES.configuration
+  )
+}
+
+/**
+ * The cart error's `name` of a completion refused by a velocity limit. The
+ * plugin's middleware on `POST /store/carts/:id/complete` answers it as a 429
+ * with Retry-After; keep the two in step.
+ */
+export const TOO_MANY_ATTEMPTS = "ServiceScanTooManyAttempts"
+
+/**
+ * A card over its velocity limit (too many declines lately), refused before
+ * anything is sent to the processor. The shopper's sentence says only when to
+ * try again; the merchant's detail says which limit.
+ */
+export function tooManyAttemptsError(
+  refusal: { message: string; detail: string },
+  context: FailureContext
+): ServiceScanPaymentError {
+  const error = build(
+    { category: "declined", shopperMessage: refusal.message, detail: refusal.detail },
+    { ...context, stage: "processor" }
+  )
+  error.name = TOO_MANY_ATTEMPTS
+  return error
 }
 
 /** A processor's answer that was not an approval, as the error the provider throws. */
@@ -383,7 +472,7 @@ function classify(error: unknown, context: FailureContext): Classified {
     }
   }
 
-  if (error instanceof ServiceScanError) {
+  if (error instanceof HttpError) {
     return context.stage === "exchange"
       ? classifyExchangeFailure(error)
       : classifyProcessorTransportFailure(error, context.gateway ?? "the processor")
@@ -405,8 +494,8 @@ function classify(error: unknown, context: FailureContext): Classified {
  * `responseCode`), a card the processor refused to tokenize (402 with
  * `processorResponse`), a key problem (401/403), or an outage.
  */
-function classifyExchangeFailure(error: ServiceScanError): Classified {
-  if (error instanceof ServiceScanAuthError) {
+function classifyExchangeFailure(error: HttpError): Classified {
+  if (error instanceof HttpAuthError) {
     return {
       category: "configuration",
       shopperMessage: SHOPPER_MESSAGES.configuration,
@@ -415,17 +504,17 @@ function classifyExchangeFailure(error: ServiceScanError): Classified {
         .join(" ")}). Check the paymentTokenApiKey option.`,
     }
   }
-  if (error instanceof ServiceScanTimeoutError || error instanceof ServiceScanConnectionError) {
+  if (error instanceof HttpTimeoutError || error instanceof HttpConnectionError) {
     return { category: "unavailable", shopperMessage: SHOPPER_MESSAGES.unavailable, detail: error.message }
   }
-  if (error instanceof ServiceScanResponseError) {
+  if (error instanceof UnreadableResponseError) {
     return {
       category: "protocol",
       shopperMessage: SHOPPER_MESSAGES.notProcessed,
       detail: `${error.message} (${String(error.body)})`,
     }
   }
-  if (error instanceof ServiceScanHttpError) {
+  if (error instanceof HttpStatusError) {
     const body = record(error.body)
     const detail = [`the token exchange answered ${error.status}`, error.serviceMessage].filter(Boolean).join(" ")
     if (error.status === 404 && /processor/i.test(error.serviceMessage ?? "")) {
@@ -450,9 +539,9 @@ function classifyExchangeFailure(error: ServiceScanError): Classified {
     if (error.status === 402) {
       const code = stringOf(body?.processorResponse)
       return {
+        // The processor would not register the card number: that says whether a number is real.
         category: "declined",
-        shopperMessage:
-          "The card details were not valid: the card could not be registered. Please check and try again.",
+        shopperMessage: SHOPPER_MESSAGES.declined,
         detail,
         processorResponse: code
           ? { code, message: stringOf(body?.processorMessage) ?? "" }
@@ -471,15 +560,15 @@ function classifyExchangeFailure(error: ServiceScanError): Classified {
   return { category: "unavailable", shopperMessage: SHOPPER_MESSAGES.unavailable, detail: error.message }
 }
 
-function classifyProcessorTransportFailure(error: ServiceScanError, gateway: string): Classified {
-  if (error instanceof ServiceScanAuthError) {
+function classifyProcessorTransportFailure(error: HttpError, gateway: string): Classified {
+  if (error instanceof HttpAuthError) {
     return {
       category: "configuration",
       shopperMessage: SHOPPER_MESSAGES.configuration,
       detail: `${gateway} refused the credentials (${error.status}). Check the provider's gateway options.`,
     }
   }
-  if (error instanceof ServiceScanHttpError && !isTransientStatus(error.status) && error.status < 500) {
+  if (error instanceof HttpStatusError && !isTransientStatus(error.status) && error.status < 500) {
     return {
       category: "configuration",
       shopperMessage: SHOPPER_MESSAGES.configuration,
@@ -493,7 +582,7 @@ function classifyProcessorTransportFailure(error: ServiceScanError, gateway: str
   // cnpAPI's duplicate detection answers with the original result instead of
   // acting twice. Only a connection that never opened proves nothing was sent.
   const neverConnected =
-    (error instanceof ServiceScanConnectionError || error instanceof ServiceScanTimeoutError) && !error.connected
+    (error instanceof HttpConnectionError || error instanceof HttpTimeoutError) && !error.connected
   return {
     category: "unavailable",
     shopperMessage: SHOPPER_MESSAGES.unavailable,

@@ -1,7 +1,10 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { z } from "@medusajs/framework/zod"
 import { gatewayOption, NAME_UNKNOWN_KEYS } from "../../lib/gateway-option"
+import { insecureUrlProblem } from "../../lib/secure-url"
+import { keyringOptionSchema, KeyringOption, MIN_SECRET_CHARS } from "../../lib/keyring"
 import { isProcessorGateway, missingGatewayMethods, ProcessorGateway } from "./gateways/types"
+import { ResolvedVelocityOptions, ServiceScanVelocityOptions, velocityOptionSchema } from "./velocity-options"
 
 /**
  * The provider's options, as a store owner writes them in medusa-config.ts:
@@ -57,13 +60,46 @@ export type ServiceScanOptions = {
    * stable: cards saved under another secret can no longer be used.
    */
   savedCards?: SavedCardsOptions
+  /**
+   * Limits on failed completions against card testing (per client address,
+   * cart, customer and card); see velocity-options.ts. Default: on, with
+   * VELOCITY_DEFAULTS; `false` turns them off.
+   */
+  velocity?: ServiceScanVelocityOptions | false
+  /**
+   * Development only, never in production: accept http service URLs on any
+   * host. Without it every URL is https, or http to localhost, 127.0.0.0/8 or ::1.
+   */
+  allowInsecureUrls?: boolean
 }
 
 /** Options of saved cards. */
 export type SavedCardsOptions = {
-  /** Server-side secret of at least 32 characters (e.g. `openssl rand -base64 48`). Never sent anywhere. */
-  secret: string
+  /**
+   * Seals the tokens customers save. A server-side secret of at least 32
+   * characters (e.g. `openssl rand -base64 48`), or, to rotate it, a keyring
+   * `[{ id, secret }, ...]`, newest first: the first seals, the others still
+   * open cards saved under them until the re-seal command moves those to the
+   * first (README: Rotating keys). Never sent anywhere.
+   */
+  secret: KeyringOption
+  /**
+   * Keys the cards' fingerprints (and their ids), which link a card's payments
+   * over time. Default: `secret` when it is a single string; required when it
+   * is a list (set it to the secret the cards were saved under, and keep it).
+   * At least 32 characters. It opens nothing.
+   */
+  fingerprintSecret?: string
+  /**
+   * How long a payment session that names a saved card may pay, from the moment
+   * the card was chosen, in ms. Default 1800000 (30 minutes); 60000 to 86400000.
+   * After it the shopper chooses the card again.
+   */
+  sessionLifetimeMs?: number
 }
+
+/** Default of `savedCards.sessionLifetimeMs`: 30 minutes. */
+export const DEFAULT_SAVED_CARD_SESSION_LIFETIME_MS = 30 * 60 * 1000
 
 /** Options of the browser form client that the merchant may set. */
 export type ServiceScanFormConfigOptions = {
@@ -95,9 +131,10 @@ export type WorldpayGatewayConfig = {
 /** Options after validation, with defaults applied. */
 export type ResolvedServiceScanOptions = Omit<
   Required<ServiceScanOptions>,
-  "formConfig" | "savedCards"
+  "formConfig" | "savedCards" | "velocity"
 > & {
-  savedCards?: SavedCardsOptions
+  velocity: ResolvedVelocityOptions
+  savedCards?: Required<SavedCardsOptions>
   formConfig: Required<Omit<ServiceScanFormConfigOptions, "reportGroup">> &
     Pick<ServiceScanFormConfigOptions, "reportGroup">
 }
@@ -197,21 +234,64 @@ export const serviceScanOptionsSchema = z.object({
   savedCards: z
     .strictObject(
       {
-        secret: z
-          .string({ error: "must be a string (the saved cards secret)" })
-          .min(32, { error: "must be at least 32 characters (the saved cards secret)" }),
+        secret: keyringOptionSchema("the saved cards secret"),
+        fingerprintSecret: z
+          .string({ error: "must be a string (the saved cards fingerprint secret)" })
+          .min(MIN_SECRET_CHARS, { error: `must be at least ${MIN_SECRET_CHARS} characters (the saved cards fingerprint secret)` })
+          .optional(),
+        sessionLifetimeMs: z
+          .number({ error: "must be a number of milliseconds (how long a saved-card session may pay)" })
+          .int({ error: "must be a whole number of milliseconds" })
+          .min(60_000, { error: "must be at least 60000 ms (one minute)" })
+          .max(86_400_000, { error: "must be at most 86400000 ms (one day)" })
+          .default(DEFAULT_SAVED_CARD_SESSION_LIFETIME_MS),
       },
       {
         error: (issue) =>
           issue.code === "unrecognized_keys"
-            ? `has unsupported keys: ${issue.keys.join(", ")} (supported: secret)`
+            ? `has unsupported keys: ${issue.keys.join(", ")} (supported: secret, fingerprintSecret, sessionLifetimeMs)`
             : issue.code === "invalid_type"
               ? "must be { secret } (saved cards)"
               : undefined,
       }
     )
+    .transform((savedCards, ctx) => {
+      const fingerprintSecret = savedCards.fingerprintSecret ?? (typeof savedCards.secret === "string" ? savedCards.secret : undefined)
+      if (fingerprintSecret === undefined) {
+        ctx.issues.push({
+          code: "custom",
+          path: ["fingerprintSecret"],
+          message:
+            "is required when secret is a list of keys (fingerprints link a card's payments across rotations: set it to the secret the cards were saved under)",
+          input: undefined,
+        })
+        return z.NEVER
+      }
+      return { ...savedCards, fingerprintSecret }
+    })
     .optional(),
+  velocity: velocityOptionSchema,
+  allowInsecureUrls: z.boolean({ error: "must be true or false (http service URLs, for development only)" }).default(false),
 })
+  // Keys, card tokens and the cnpAPI password travel on these URLs: https, unless loopback or the development flag.
+  .superRefine((options, ctx) => {
+    if (options.allowInsecureUrls) {
+      return
+    }
+    const urls: [string[], string][] = [
+      [["checkoutUrl"], options.checkoutUrl],
+      [["clientScriptUrl"], options.clientScriptUrl],
+    ]
+    if (!isProcessorGateway(options.gateway)) {
+      urls.push([["gateway", "url"], options.gateway.url])
+    }
+    for (const [path, url] of urls) {
+      const problem = insecureUrlProblem(url)
+      if (problem) {
+        ctx.addIssue({ code: "custom", path, message: problem })
+      }
+    }
+  })
 
 /**
  * Validates the provider options and applies defaults.

@@ -35,17 +35,23 @@ import type {
 } from "@medusajs/framework/types"
 import {
   AbstractPaymentProvider,
+  BigNumber,
   MathBN,
   MedusaError,
+  Modules,
   PaymentActions,
   PaymentSessionStatus,
 } from "@medusajs/framework/utils"
 import { z } from "@medusajs/framework/zod"
 import { randomUUID } from "node:crypto"
 import { RetryEvent } from "../../lib/http"
+import { tooManyAttemptsMessage } from "../../lib/velocity/subjects"
 import { CheckoutClient } from "../../lib/servicescan/checkout-client"
-import { roundToCurrencyPrecision, toMinorUnits } from "../../utils/money"
+import { MoneyAmount, roundToCurrencyPrecision, toMinorUnits } from "../../utils/money"
+import { capturedMinorOf, planRefund } from "./amounts"
+import { CardVelocity } from "./card-velocity"
 import {
+  CHECKOUT_TRUST_REFUSALS,
   FailureCategory,
   FailureContext,
   FailureStage,
@@ -54,14 +60,17 @@ import {
   ServiceScanPaymentError,
   declineError,
   formCodeError,
+  isCardDecline,
   savedCardRefusal,
   savedCardUnopenedError,
   toMedusaError,
+  tooManyAttemptsError,
 } from "./errors"
 import { GatewayProtocolError, GatewayResult, ProcessorGateway } from "./gateways/types"
 import { WorldpayGateway } from "./gateways/worldpay"
 import { formCustomerId, hashId, processorIdFor } from "./ids"
 import {
+  DEFAULT_SAVED_CARD_SESSION_LIFETIME_MS,
   parseServiceScanOptions,
   ResolvedServiceScanOptions,
   ServiceScanOptions,
@@ -69,14 +78,16 @@ import {
 } from "./options"
 import {
   accountHolderDataSchema,
-  deriveSavedCardKeys,
   findSavedCard,
   openToken,
   publicSavedCard,
   readAccountHolderData,
+  resealSavedCards,
   SavedCard,
   SavedCardKeys,
   savedCardIdFor,
+  savedCardKeys,
+  savedCardSecretValues,
   sameFingerprint,
   sealToken,
   ServiceScanAccountHolderData,
@@ -88,6 +99,7 @@ import {
   SERVER_ONLY_KEYS,
   ServiceScanCaptureRecord,
   ServiceScanFormConfig,
+  ServiceScanRefundRecord,
   ServiceScanPaymentData,
   ServiceScanSessionData,
   ServiceScanSessionSavedCard,
@@ -98,12 +110,14 @@ import {
 
 type InjectedDependencies = {
   logger: Logger
+  /** The payment module's own Capture service, read lazily (see `captureReaderFrom`). */
+  captureService?: unknown
 }
 
 /** Validation code of a form that passed the hosted form's checks. */
 const FORM_VALID = "870"
-/** Fresh request ids a refund may take after replayed declines (see `refundPayment`). */
-const MAX_REFUND_TRIES_AFTER_DECLINE = 5
+/** Fresh request ids a refund or capture may take after replayed declines (see `sendRenewingReplayedDeclines`). */
+const MAX_TRIES_AFTER_DECLINE = 5
 
 /**
  * ServiceScan payment provider: the shopper types (or scans) the card into the
@@ -125,6 +139,10 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   private readonly secrets_: string[]
   /** Keys of saved cards, when the `savedCards` option enables them. */
   private readonly savedCardKeys_?: SavedCardKeys
+  /** The amount of one of Medusa's Captures, which `capturePayment` is not given. */
+  private readonly captureReader_: CaptureAmountReader
+  /** The per-card velocity limit (the `velocity.perCard` option). */
+  private readonly cardVelocity_: CardVelocity
 
   /**
    * Validates the options once, when Medusa loads the provider.
@@ -177,11 +195,19 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     this.secrets_ = [
       this.options_.paymentTokenApiKey,
       isWorldpayConfig(gateway) ? gateway.password : undefined,
-      this.options_.savedCards?.secret,
+      ...(this.options_.savedCards ? savedCardSecretValues(this.options_.savedCards) : []),
     ].filter((secret): secret is string => typeof secret === "string" && secret.length >= 4)
     if (this.options_.savedCards) {
-      this.savedCardKeys_ = deriveSavedCardKeys(this.options_.savedCards.secret)
+      this.savedCardKeys_ = savedCardKeys(this.options_.savedCards)
     }
+    this.captureReader_ = captureReaderFrom(this.container, this.logger_)
+    this.cardVelocity_ = new CardVelocity(
+      this.options_.velocity.perCard,
+      this.options_.paymentTokenApiKey,
+      () => this.container[Modules.CACHING],
+      (error) =>
+        this.log("warn", { event: "velocity_store_failed", detail: error instanceof Error ? error.message : String(error) })
+    )
   }
 
   /**
@@ -254,7 +280,10 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       throw savedCardRefusal("notYours")
     }
     const { id, sealed_token, fingerprint, brand, last4, scan_id } = card
-    return { id, sealed_token, fingerprint, brand, last4, scan_id }
+    // A saved-card session is a charge authority: it pays for a bounded time after the card was chosen.
+    const lifetimeMs = this.options_.savedCards?.sessionLifetimeMs ?? DEFAULT_SAVED_CARD_SESSION_LIFETIME_MS
+    const expires_at = new Date(Date.now() + lifetimeMs).toISOString()
+    return { id, sealed_token, fingerprint, brand, last4, scan_id, expires_at }
   }
 
   /**
@@ -375,6 +404,23 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       }
     }
 
+    // Card testing: a card declined too often lately goes no further (a new form's card is known only
+    // now, after the exchange; a saved card's before any call). See card-velocity.ts.
+    const cardRefusal = await this.cardVelocity_.refusal(token)
+    if (cardRefusal && this.options_.velocity.perCard) {
+      const { max, windowSeconds } = this.options_.velocity.perCard
+      throw this.fail(
+        tooManyAttemptsError(
+          {
+            message: tooManyAttemptsMessage(cardRefusal.retryAfterSeconds),
+            detail: `the card was declined ${max} times in ${windowSeconds} s (velocity.perCard); nothing was sent to ${this.gateway_.name}, retry after ${cardRefusal.retryAfterSeconds} s`,
+          },
+          this.failureContext("authorize")
+        ),
+        { ...logContext, stage: "processor", secrets: [token] }
+      )
+    }
+
     const automatic = this.options_.capture === "automatic"
     let result: GatewayResult
     try {
@@ -396,6 +442,10 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
         // Never requested (no allowPartialAuth), but if it happens the partial
         // hold must not linger on the shopper's card.
         await this.releaseQuietly(result.transactionId, requestId, automatic ? "capture" : "authorization")
+      }
+      // A replayed decline (a retried completion of the same session) is the same decline, counted once.
+      if (!result.duplicate && isCardDecline(result)) {
+        await this.cardVelocity_.recordDecline(token)
       }
       const context = { ...this.failureContext(logContext.operation), savedCard: !!session.savedCard }
       throw this.fail(declineError(result, context), {
@@ -470,45 +520,65 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   }
 
   /**
-   * Captures the authorization in full.
+   * Captures exactly the amount of Medusa's Capture, in full or in part.
    *
-   * Medusa passes no amount to `capturePayment` (CapturePaymentInput has only
-   * data and context), so a provider cannot do partial captures: the first
-   * capture takes the whole authorization, as Medusa's Stripe provider does,
-   * and later captures of the same payment find it captured and succeed
-   * without a call. The request id is the authorization's, not the Medusa
-   * Capture's: Medusa deletes a failed Capture and makes a new one on retry, and
-   * only an id tied to the authorization lets cnpAPI recognise the retry and
-   * return the original capture (with its transaction id, which refunds need).
+   * Medusa passes no amount to `capturePayment`, only its Capture's id (the
+   * idempotency key), after it has checked the amount against what remains
+   * authorized and committed the Capture. The amount is read from that Capture
+   * (the payment module's own `captureService`, in the container the provider
+   * is built in). Without it nothing is sent: capturing the whole
+   * authorization for a Capture of less would take more from the shopper than
+   * Medusa records and ever lets the merchant refund.
+   *
+   * Request ids: the first capture of the whole authorization keeps the
+   * authorization's id (a retry of it, under a new Medusa Capture, is a cnpAPI
+   * duplicate); a partial capture's id is derived from the authorization, the
+   * captures recorded so far and the amount, like a refund's. Captures of one
+   * payment run one at a time (`api/admin/payments/serialize-payment-operations.ts`),
+   * so two captures never read the same "so far".
    */
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
     const payment = this.readPaymentData(input.data, "capture")
-    if (payment.status === "captured") {
-      return { data: payment }
-    }
     if (payment.status === "canceled") {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         "The payment was canceled at the processor and cannot be captured."
       )
     }
-    const logContext = { operation: "capture" as const, request_id: payment.request_id, form_id: payment.form_id }
-    let result: GatewayResult
-    try {
-      result = await this.gateway_.capture({
-        requestId: payment.request_id,
-        transactionId: payment.cnp_txn_id,
-      })
-    } catch (error) {
-      throw this.fail(error, { ...logContext, stage: "processor" })
+    const capturedMinor = capturedMinorOf(payment)
+    if (payment.status === "captured" || capturedMinor >= payment.amount_minor) {
+      return { data: { ...payment, status: "captured" } }
     }
+    const amountMinor = await this.captureAmountOf(input.context?.idempotency_key, payment, capturedMinor)
+    const whole = capturedMinor === 0 && amountMinor === payment.amount_minor
+    const captureKey = `${payment.request_id}:capture:${payment.captures.length}:${amountMinor}`
+    const { result, requestId } = await this.sendRenewingReplayedDeclines(
+      "capture",
+      payment.form_id,
+      captureKey,
+      whole ? payment.request_id : hashId(captureKey),
+      (requestId) =>
+        this.gateway_.capture({
+          requestId,
+          transactionId: payment.cnp_txn_id,
+          // No amount captures all that remains: the classic full capture, as before partial captures.
+          ...(whole ? {} : { amount: amountMinor }),
+        })
+    )
     if (result.outcome === "declined") {
-      throw this.fail(declineError(result, this.failureContext(logContext.operation)), { ...logContext, stage: "processor" })
+      throw this.fail(declineError(result, this.failureContext("capture")), {
+        operation: "capture",
+        request_id: requestId,
+        form_id: payment.form_id,
+        stage: "processor",
+      })
     }
     if (result.outcome === "already_done") {
       // Captured by something else (another request id, the processor's portal).
       this.log("warn", {
-        ...logContext,
+        operation: "capture",
+        request_id: requestId,
+        form_id: payment.form_id,
         event: "already_captured",
         processor_code: result.responseCode,
         processor_message: result.message,
@@ -517,21 +587,61 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     const capture: ServiceScanCaptureRecord = {
       // Unknown when captured elsewhere: refunds then have to go through the processor's portal.
       cnp_txn_id: result.outcome === "approved" ? (result.transactionId ?? "") : "",
-      amount_minor: payment.amount_minor,
-      request_id: payment.request_id,
+      amount_minor: amountMinor,
+      request_id: requestId,
+      ...(input.context?.idempotency_key ? { idempotency_key: input.context.idempotency_key } : {}),
       captured_at: new Date().toISOString(),
     }
-    return { data: { ...payment, status: "captured", captures: [...payment.captures, capture] } }
+    const fully = result.outcome === "already_done" || capturedMinor + amountMinor >= payment.amount_minor
+    return { data: { ...payment, status: fully ? "captured" : "authorized", captures: [...payment.captures, capture] } }
   }
 
   /**
-   * Refunds part or all of the capture; may be called repeatedly. A refund
-   * already recorded under Medusa's idempotency key (the Refund id) is returned
-   * without a call. The processor request id is NOT that key: Medusa deletes a
-   * Refund whose provider call failed and makes a new one on retry, so a retry
-   * after an unknown outcome would reach cnpAPI as a new credit and refund the
-   * customer twice. The id comes from what a retry shares with the lost
-   * attempt: the authorization, how many refunds succeeded before, the amount.
+   * The minor units Medusa's Capture `captureId` asks for, checked against what
+   * remains authorized. Refuses, before anything is sent, when the Capture
+   * cannot be read.
+   */
+  private async captureAmountOf(
+    captureId: string | undefined,
+    payment: ServiceScanPaymentData,
+    capturedMinor: number
+  ): Promise<number> {
+    const amount = captureId ? await this.captureReader_(captureId) : undefined
+    if (amount === undefined) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        `The amount of this capture${captureId ? ` (${captureId})` : ""} could not be read from Medusa, so nothing was captured; try again.`
+      )
+    }
+    const remaining = payment.amount_minor - capturedMinor
+    const rounded = roundToCurrencyPrecision(amount, payment.currency_code)
+    let minor = toMinorUnits(rounded, payment.currency_code)
+    // Medusa keeps amounts at full precision while the processor counts minor units: the last of
+    // several partial captures of amounts finer than the currency can overshoot by one unit.
+    if (!MathBN.eq(rounded, amount) && minor > remaining && minor - remaining <= 1) {
+      minor = remaining
+    }
+    if (minor <= 0 || minor > remaining) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        minor <= 0
+          ? "The capture amount must be greater than 0."
+          : `The capture (${minor} minor units) exceeds what remains authorized at the processor (${remaining}); nothing was captured.`
+      )
+    }
+    return minor
+  }
+
+  /**
+   * Refunds part or all of what was captured; may be called repeatedly. A
+   * refund already recorded under Medusa's idempotency key (the Refund id) is
+   * returned without a call. The processor request id is NOT that key: Medusa
+   * deletes a Refund whose provider call failed and makes a new one on retry, so
+   * a retry after an unknown outcome would reach cnpAPI as a new credit and
+   * refund the customer twice. The id comes from what a retry shares with the
+   * lost attempt: the authorization, how many refunds succeeded before, the
+   * amount. A refund larger than any one capture (after several partial
+   * captures) is one credit per capture, oldest first, each with its own id.
    */
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
     const payment = this.readPaymentData(input.data, "refund")
@@ -539,7 +649,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     if (key && payment.refunds.some((refund) => refund.idempotency_key === key)) {
       return { data: payment }
     }
-    if (payment.status !== "captured" || payment.captures.length === 0) {
+    if (payment.status === "canceled" || payment.captures.length === 0) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
         payment.status === "canceled"
@@ -547,83 +657,83 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
           : "The payment has not been captured yet; cancel it instead of refunding it."
       )
     }
-    let amountMinor = toMinorUnits(
-      roundToCurrencyPrecision(input.amount, payment.currency_code),
-      payment.currency_code
-    )
+    const amount = roundToCurrencyPrecision(input.amount, payment.currency_code)
+    const amountMinor = toMinorUnits(amount, payment.currency_code)
     if (amountMinor <= 0) {
       throw new MedusaError(MedusaError.Types.INVALID_DATA, "The refund amount must be greater than 0.")
     }
 
-    const remaining = payment.captures.map((capture) => ({
-      capture,
-      remaining:
-        capture.amount_minor -
-        payment.refunds
-          .filter((refund) => refund.capture_cnp_txn_id === capture.cnp_txn_id)
-          .reduce((sum, refund) => sum + refund.amount_minor, 0),
-    }))
-    const target =
-      remaining.find((entry) => entry.remaining >= amountMinor) ??
-      // Medusa compares refunds with captures at full precision while we send
-      // rounded minor units: several partial refunds can overshoot by one unit.
-      remaining.find((entry) => entry.remaining > 0 && amountMinor - entry.remaining <= 1)
-    if (!target) {
+    const plan = planRefund(payment, amountMinor, !MathBN.eq(amount, input.amount))
+    if ("refusal" in plan) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
-        "The refund exceeds what remains captured on this payment at the processor."
+        plan.refusal === "exceeds"
+          ? "The refund exceeds what remains captured on this payment at the processor."
+          : "This payment was captured outside Medusa, so its capture reference is unknown; refund it in the processor's portal."
       )
     }
-    amountMinor = Math.min(amountMinor, target.remaining)
-    if (!target.capture.cnp_txn_id) {
-      throw new MedusaError(
-        MedusaError.Types.NOT_ALLOWED,
-        "This payment was captured outside Medusa, so its capture reference is unknown; refund it in the processor's portal."
+    const refunds: ServiceScanRefundRecord[] = []
+    for (const part of plan.parts) {
+      const refundKey = `${payment.request_id}:refund:${payment.refunds.length + refunds.length}:${part.amountMinor}`
+      const { result, requestId } = await this.sendRenewingReplayedDeclines(
+        "refund",
+        payment.form_id,
+        refundKey,
+        hashId(refundKey),
+        (requestId) =>
+          this.gateway_.refund({
+            requestId,
+            transactionId: part.captureTxnId,
+            amount: part.amountMinor,
+            currencyCode: payment.currency_code,
+          })
       )
-    }
-
-    const refundKey = `${payment.request_id}:refund:${payment.refunds.length}:${amountMinor}`
-    let requestId = hashId(refundKey)
-    let logContext = { operation: "refund" as const, request_id: requestId, form_id: payment.form_id }
-    let result: GatewayResult
-    for (let attempt = 1; ; attempt++) {
-      try {
-        result = await this.gateway_.refund({
-          requestId,
-          transactionId: target.capture.cnp_txn_id,
-          amount: amountMinor,
-          currencyCode: payment.currency_code,
+      if (result.outcome === "declined") {
+        throw this.fail(declineError(result, this.failureContext("refund")), {
+          operation: "refund",
+          request_id: requestId,
+          form_id: payment.form_id,
+          stage: "processor",
         })
+      }
+      refunds.push({
+        cnp_txn_id: result.transactionId ?? "",
+        amount_minor: part.amountMinor,
+        capture_cnp_txn_id: part.captureTxnId,
+        request_id: requestId,
+        ...(key ? { idempotency_key: key } : {}),
+        refunded_at: new Date().toISOString(),
+      })
+    }
+    return { data: { ...payment, refunds: [...payment.refunds, ...refunds] } }
+  }
+
+  /**
+   * Sends one modifying call, and again under a fresh id while the processor
+   * replays an earlier decline: it answers a repeated id with the original
+   * result, declines included, and a refund's or capture's id repeats for
+   * every new try of the same operation. A decline moved no money, so the try
+   * may go out again.
+   */
+  private async sendRenewingReplayedDeclines(
+    operation: "capture" | "refund",
+    formId: string | null,
+    key: string,
+    firstRequestId: string,
+    send: (requestId: string) => Promise<GatewayResult>
+  ): Promise<{ result: GatewayResult; requestId: string }> {
+    let requestId = firstRequestId
+    for (let attempt = 1; ; attempt++) {
+      let result: GatewayResult
+      try {
+        result = await send(requestId)
       } catch (error) {
-        throw this.fail(error, { ...logContext, stage: "processor" })
+        throw this.fail(error, { operation, request_id: requestId, form_id: formId, stage: "processor" })
       }
-      // The processor answers a repeated id with the original result, declines
-      // included, and this id repeats for every new try of the same refund. A
-      // decline moved no money, so the try goes out again under a fresh id.
-      if (!(result.outcome === "declined" && result.duplicate) || attempt >= MAX_REFUND_TRIES_AFTER_DECLINE) {
-        break
+      if (!(result.outcome === "declined" && result.duplicate) || attempt >= MAX_TRIES_AFTER_DECLINE) {
+        return { result, requestId }
       }
-      requestId = hashId(`${refundKey}:after-decline:${attempt}`)
-      logContext = { ...logContext, request_id: requestId }
-    }
-    if (result.outcome === "declined") {
-      throw this.fail(declineError(result, this.failureContext(logContext.operation)), { ...logContext, stage: "processor" })
-    }
-    return {
-      data: {
-        ...payment,
-        refunds: [
-          ...payment.refunds,
-          {
-            cnp_txn_id: result.transactionId ?? "",
-            amount_minor: amountMinor,
-            capture_cnp_txn_id: target.capture.cnp_txn_id,
-            request_id: requestId,
-            ...(key ? { idempotency_key: key } : {}),
-            refunded_at: new Date().toISOString(),
-          },
-        ],
-      },
+      requestId = hashId(`${key}:after-decline:${attempt}`)
     }
   }
 
@@ -758,10 +868,12 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   /**
    * Answers the account holder's data as it should be stored: the data given
    * in `context.account_holder` (the plugin's save and delete workflows pass
-   * the cards they want kept), checked and normalised. Cards whose sealed
-   * token does not open for this customer and card id are dropped (sealed
-   * under another secret, or copied from someone else's), a card saved twice
-   * is kept once, and at most MAX_SAVED_CARDS remain. No network call.
+   * the cards they want kept), checked and normalised (`resealSavedCards`):
+   * cards sealed under an older key are sealed again under the newest, cards
+   * whose key is not configured are kept (hidden until it is back: rotating a
+   * secret never drops a card), cards their own key refuses are dropped
+   * (copied from someone else's, or altered), a card saved twice is kept
+   * once, and at most MAX_SAVED_CARDS remain. No network call.
    */
   async updateAccountHolder(input: UpdateAccountHolderInput): Promise<UpdateAccountHolderOutput> {
     const parsed = accountHolderDataSchema.safeParse(input.context.account_holder?.data ?? {})
@@ -777,19 +889,28 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     if (!keys) {
       return { data: holder }
     }
-    const usable = holder.cards.filter(
-      (card) =>
-        card.id === savedCardIdFor(keys, holder.customer_id, card.fingerprint) &&
-        openToken(keys, card.sealed_token, { customerId: holder.customer_id, cardId: card.id }) !== undefined
-    )
-    if (usable.length < holder.cards.length) {
+    const { cards: usable, resealed, unopened, dropped } = resealSavedCards(keys, holder)
+    if (dropped) {
       this.log("info", {
         operation: "update_account_holder",
         event: "saved_cards_dropped",
         customer_id: holder.customer_id,
-        dropped: holder.cards.length - usable.length,
-        detail: "cards whose sealed token does not open for this customer were dropped",
+        dropped,
+        detail: "cards whose sealed token its own key refuses for this customer were dropped",
       })
+    }
+    if (unopened.length) {
+      this.log("warn", {
+        operation: "update_account_holder",
+        event: "saved_cards_unopened",
+        customer_id: holder.customer_id,
+        kept: unopened.length,
+        key_ids: [...new Set(unopened)].join(","),
+        detail: "cards sealed under keys savedCards.secret does not hold were kept, unusable until those keys are back",
+      })
+    }
+    if (resealed) {
+      this.log("info", { operation: "update_account_holder", event: "saved_cards_resealed", customer_id: holder.customer_id, resealed })
     }
     const data = usable.reduce(withSavedCard, { ...holder, cards: [] as SavedCard[] })
     return { data }
@@ -917,6 +1038,14 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       )
     }
     const captured = payment.status === "captured"
+    if (payment.captures.length > 1 || (payment.captures.length === 1 && !captured)) {
+      // Voiding one capture, or reversing the rest, would leave Medusa calling a payment with captured
+      // money "canceled", and refunds of a canceled payment are refused.
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "Part of this payment was captured; refund what was captured instead of canceling it."
+      )
+    }
     const lastCapture = payment.captures[payment.captures.length - 1]
     const transactionId = captured ? lastCapture?.cnp_txn_id : payment.cnp_txn_id
     if (!transactionId) {
@@ -1138,6 +1267,23 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     }
     const { form_id, response_code, amount, currency_code, form_config, session_id, save_card } = session.data
     const card = form_id ? undefined : savedCard
+    const deadline = card?.expires_at ? Date.parse(card.expires_at) : Number.NaN
+    if (card && !(deadline > Date.now())) {
+      // The completion's guard refuses it first; this holds for every other way to authorize.
+      throw this.fail(
+        new ServiceScanPaymentError({
+          type: MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
+          message: CHECKOUT_TRUST_REFUSALS.savedCardChooseAgain,
+          operation: "authorize",
+          stage: "form",
+          category: "form_expired",
+          detail: card.expires_at
+            ? `the saved-card session expired at ${card.expires_at}; the shopper chooses the card again`
+            : "the saved-card session has no deadline (made before sessions had one, or not by this provider)",
+        }),
+        { operation: "authorize", payment_method_id: card.id }
+      )
+    }
     const reference = form_id ?? card?.id
     if (!reference) {
       throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, "A usable session carries a form id or a saved card.")
@@ -1251,6 +1397,55 @@ const saveCardInputSchema = z.object({
   card: z.object({ last4: z.string().regex(/^\d{4}$/).nullable(), type: z.string().max(16).nullable() }).optional(),
   payment_id: z.string().min(1).optional(),
 })
+
+/** Reads the amount of one of Medusa's Captures by id; undefined when it cannot be read. */
+export type CaptureAmountReader = (captureId: string) => Promise<MoneyAmount | undefined>
+
+type CaptureRetriever = {
+  retrieve(id: string, config: { select: string[] }): Promise<{ amount?: unknown; raw_amount?: unknown }>
+}
+
+function isCaptureRetriever(value: unknown): value is CaptureRetriever {
+  return typeof value === "object" && value !== null && typeof Reflect.get(value, "retrieve") === "function"
+}
+
+function isMoneyAmount(value: unknown): value is MoneyAmount {
+  return (
+    typeof value === "number" ||
+    typeof value === "string" ||
+    value instanceof BigNumber ||
+    (typeof value === "object" && value !== null && "value" in value)
+  )
+}
+
+/**
+ * Medusa registers the payment module's own services in the container its
+ * providers are built from, `captureService` among them (the module service
+ * itself is built from it). Resolving it lazily keeps the provider usable where
+ * it is not registered: a capture there is refused, never guessed.
+ */
+function captureReaderFrom(container: Record<string, unknown>, logger: Logger): CaptureAmountReader {
+  return async (captureId) => {
+    let service: unknown
+    try {
+      service = container.captureService
+    } catch {
+      service = undefined
+    }
+    if (!isCaptureRetriever(service)) {
+      logger.warn(`servicescan ${JSON.stringify({ operation: "capture", event: "capture_unreadable", capture_id: captureId, detail: "the payment module's captureService is not in the provider's container" })}`)
+      return undefined
+    }
+    try {
+      const capture = await service.retrieve(captureId, { select: ["id", "amount", "raw_amount"] })
+      const amount = capture.raw_amount ?? capture.amount
+      return isMoneyAmount(amount) ? amount : undefined
+    } catch (error) {
+      logger.warn(`servicescan ${JSON.stringify({ operation: "capture", event: "capture_unreadable", capture_id: captureId, detail: error instanceof Error ? error.message : String(error) })}`)
+      return undefined
+    }
+  }
+}
 
 function isWorldpayConfig(
   gateway: WorldpayGatewayConfig | ProcessorGateway

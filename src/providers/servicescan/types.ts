@@ -58,6 +58,11 @@ export type ServiceScanSessionSavedCard = {
   brand: string | null
   last4: string | null
   scan_id: string | null
+  /**
+   * Until when the session may pay with it (ISO 8601): set when the card was
+   * chosen, `savedCards.sessionLifetimeMs` later. A session without it cannot pay.
+   */
+  expires_at?: string
 }
 
 /** One capture (or the sale) at the processor. */
@@ -67,6 +72,8 @@ export type ServiceScanCaptureRecord = {
   amount_minor: number
   /** The processor request id used (duplicate-detection key). */
   request_id: string
+  /** Medusa's Capture id this capture was made for (absent for a sale). */
+  idempotency_key?: string
   captured_at: string
 }
 
@@ -84,6 +91,7 @@ export type ServiceScanRefundRecord = {
   refunded_at: string
 }
 
+/** `authorized` until the captures add up to the authorization (partial captures keep it so), then `captured`. */
 export type ServiceScanPaymentStatus = "authorized" | "captured" | "canceled"
 
 /** Payment data after authorizePayment (and after capture, refund, cancel). */
@@ -208,6 +216,7 @@ export const sessionDataSchema = z.looseObject({
       brand: z.string().nullable(),
       last4: z.string().nullable(),
       scan_id: z.string().nullable(),
+      expires_at: z.string().optional(),
     })
     .optional()
     .catch(undefined),
@@ -283,6 +292,7 @@ export const paymentDataSchema = z.looseObject({
       cnp_txn_id: z.string(),
       amount_minor: z.number().int().nonnegative(),
       request_id: z.string(),
+      idempotency_key: z.string().optional(),
       captured_at: z.string(),
     })
   ),

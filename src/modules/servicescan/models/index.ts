@@ -1,6 +1,7 @@
 export { Chargeback } from "./chargeback"
 export { CheckoutAttempt } from "./checkout-attempt"
 export { DisputeCase } from "./dispute-case"
+export { FormBinding } from "./form-binding"
 export { PaymentRef } from "./payment-ref"
 export { ProofRequest } from "./proof-request"
 export { ScanEvidence } from "./scan-evidence"

@@ -84,9 +84,22 @@ export function createCapturingLogger(): Logger & { lines: CapturedLine[]; text(
   }
 }
 
-export function createProvider(overrides: Partial<ServiceScanOptions> = {}) {
+/**
+ * A provider as Medusa's payment module builds it. `captures` plays the module's own
+ * `captureService`, which the provider reads a Capture's amount from (Medusa gives
+ * `capturePayment` only the Capture's id): id -> amount in major units.
+ */
+export function createProvider(overrides: Partial<ServiceScanOptions> = {}, captures: Record<string, number | string> = {}) {
   const logger = createCapturingLogger()
-  const provider = new ServiceScanProviderService({ logger }, baseOptions(overrides))
+  const captureService = {
+    retrieve: async (id: string) => {
+      if (!(id in captures)) {
+        throw new Error(`Capture with id: ${id} was not found`)
+      }
+      return { id, amount: captures[id] }
+    },
+  }
+  const provider = new ServiceScanProviderService({ logger, captureService }, baseOptions(overrides))
   return { provider, logger }
 }
 

@@ -22,10 +22,20 @@ function ulidLike(prefix: string): string {
   return `${prefix}_${body.replace(/[ILOU]/g, "0")}`
 }
 
+/** Medusa's Captures by id, as the payment module's captureService answers the provider (amount in major units). */
+const captures = new Map<string, string>()
+
 function makeProvider(overrides: Record<string, unknown> = {}) {
   const logger = createCapturingLogger()
+  const captureService = {
+    retrieve: async (id: string) => {
+      const amount = captures.get(id)
+      if (amount === undefined) throw new Error(`Capture with id: ${id} was not found`)
+      return { id, amount }
+    },
+  }
   const provider = new ServiceScanProviderService(
-    { logger },
+    { logger, captureService },
     {
       checkoutUrl: sandbox.url,
       clientScriptUrl: sandbox.clientScriptUrl,
@@ -113,7 +123,9 @@ describe("the provider against the sandbox", () => {
     expect(authorized.status).toBe("authorized")
     expect(payment).toMatchObject({ scan_id: formId, form_id: formId, amount_minor: 1050, card: { last4: "0123" } })
 
-    const captured = await provider.capturePayment({ data: payment, context: { idempotency_key: ulidLike("capt") } })
+    const captureId = ulidLike("capt")
+    captures.set(captureId, payment.amount)
+    const captured = await provider.capturePayment({ data: payment, context: { idempotency_key: captureId } })
     const refunded = await provider.refundPayment({
       data: captured.data,
       amount: 2,
@@ -181,7 +193,7 @@ describe("the provider against the sandbox", () => {
       const setup = makeProvider()
       const { sessionId, data } = await checkoutSession(setup.provider, INSUFFICIENT_FUNDS)
       const error = await failure(data, sessionId, setup)
-      expect(error.message).toBe("Your card was declined: insufficient funds.")
+      expect(error.message).toBe("Your card was declined. Please check your card details or use a different card.")
       expect(error.processorResponse).toEqual({ code: "110", message: "Insufficient Funds" })
     })
 

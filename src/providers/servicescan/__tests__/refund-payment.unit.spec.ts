@@ -189,3 +189,32 @@ describe("refundPayment", () => {
     ).rejects.toMatchObject({ type: MedusaError.Types.INVALID_DATA })
   })
 })
+
+describe("refundPayment after partial captures", () => {
+  it("refunds more than one capture holds as one credit per capture, and a retry sends the same ids", async () => {
+    const cnp: CnpRequestRecord[] = []
+    let n = 0
+    server.use(cnpHandler(cnp, () => cnpResponse("credit", { cnpTxnId: `8500000000000000${n++}` })))
+    const { provider } = createProvider()
+    const data = authorizedPayment({
+      captures: [
+        { cnp_txn_id: "84000000000000002", amount_minor: 300, request_id: "A", captured_at: "2025-01-01T00:01:00Z" },
+        { cnp_txn_id: "84000000000000003", amount_minor: 300, request_id: "B", captured_at: "2025-01-01T00:02:00Z" },
+      ],
+    })
+
+    const result = await provider.refundPayment({ data, amount: 5, context: { idempotency_key: "ref_1" } })
+
+    expect(cnp.map((r) => [r.txn.cnpTxnId, r.txn.amount])).toEqual([
+      ["84000000000000002", "300"],
+      ["84000000000000003", "200"],
+    ])
+    expect((result.data as { refunds: unknown[] }).refunds).toEqual([
+      expect.objectContaining({ capture_cnp_txn_id: "84000000000000002", amount_minor: 300, idempotency_key: "ref_1" }),
+      expect.objectContaining({ capture_cnp_txn_id: "84000000000000003", amount_minor: 200, idempotency_key: "ref_1" }),
+    ])
+    // Medusa retries a failed refund under a new Refund id with the data it had: the same credits go out under the same ids.
+    await provider.refundPayment({ data, amount: 5, context: { idempotency_key: "ref_2" } })
+    expect(cnp.slice(2).map((r) => r.txn["@_id"])).toEqual(cnp.slice(0, 2).map((r) => r.txn["@_id"]))
+  })
+})

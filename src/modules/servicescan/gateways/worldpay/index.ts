@@ -3,7 +3,7 @@ import {
   MAX_BUFFERED_BODY_BYTES,
   RequestOptions,
   RetryEvent,
-  ServiceScanHttpError,
+  HttpStatusError,
 } from "../../../../lib/http"
 import { DisputeGatewayConfigurationError } from "../errors"
 import {
@@ -106,8 +106,8 @@ export type WorldpayDisputeGatewayOptions = {
  * `DisputeGatewayRefusal` with Worldpay's code; 401/403 is a
  * `DisputeGatewayConfigurationError`; an answer that cannot be read is a
  * `DisputeGatewayProtocolError`; transport failures and 5xx stay the HTTP
- * core's typed errors (`ServiceScanConnectionError`,
- * `ServiceScanTimeoutError`, `ServiceScanHttpError`, `ServiceScanResponseError`).
+ * core's typed errors (`HttpConnectionError`,
+ * `HttpTimeoutError`, `HttpStatusError`, `UnreadableResponseError`).
  * A malformed argument (case id, day, document id, note) is a `TypeError`,
  * thrown before anything is sent.
  */
@@ -167,7 +167,7 @@ export class WorldpayDisputeGateway implements DisputeGateway {
     try {
       xml = await this.xml("GET", `/chargebacks/${caseId}`)
     } catch (error) {
-      if (error instanceof ServiceScanHttpError && error.status === 404) {
+      if (error instanceof HttpStatusError && error.status === 404) {
         return null
       }
       throw this.mapError(error, `reading case ${caseId}`)
@@ -419,7 +419,7 @@ export class WorldpayDisputeGateway implements DisputeGateway {
    * not a refusal or a configuration problem stays the HTTP core's typed error.
    */
   private mapError(error: unknown, context: string, caseId?: string): unknown {
-    if (!(error instanceof ServiceScanHttpError)) {
+    if (!(error instanceof HttpStatusError)) {
       return error
     }
     const errors = parseErrorResponse(error.body)
