@@ -221,7 +221,7 @@ async function bootMedusa(databaseUrl, sandboxUrl, { migrate }) {
   // (about 1.5 kB a case). Worldpay does not page them, so a store with more cases at once than the
   // gateway's default cap holds (64 MiB, some 45,000 cases) raises `maxRetrievalBytes`; the bench
   // does what that store would, and says so.
-  const { DEFAULT_MAX_RETRIEVAL_BYTES, MAX_RETRIEVAL_BYTES_LIMIT } = require(join(SRC, "modules/servicescan/gateways/worldpay"))
+  const { DEFAULT_MAX_RETRIEVAL_BYTES, MAX_RETRIEVAL_BYTES_LIMIT } = require(join(SRC, "processors/worldpay/options"))
   // At most the option's own bound (1 GiB, about 500,000 cases at 2 kB).
   const maxRetrievalBytes = N * 2048 > DEFAULT_MAX_RETRIEVAL_BYTES ? Math.min(N * 2048, MAX_RETRIEVAL_BYTES_LIMIT) : undefined
   if (maxRetrievalBytes && !migrate) {
@@ -530,7 +530,7 @@ try {
   cleanups.unshift(() => app.onApplicationShutdown())
   log(`medusa: servicescan, order, payment, locking and event bus modules and their links booted in ${seconds(Date.now() - t)} s`)
 
-  const { importServiceScanDisputeCases } = require(join(SRC, "workflows/run-dispute-case-import"))
+  const { importServiceScanDisputeCases } = require(join(SRC, "jobs/_run-dispute-case-import"))
   await call(`${sandbox.url}/__sandbox/reset-stats`, { method: "POST", retry: true })
   const settings = container.resolve(SERVICESCAN_MODULE).getSettings()
 

@@ -139,8 +139,8 @@ async function main() {
     const today = new Date().toISOString().slice(0, 10)
 
     registerTypeScript()
-    const { WorldpayDisputeGateway } = require(join(root, "src/modules/servicescan/gateways/worldpay"))
-    const { parseRetrievalResponse } = require(join(root, "src/modules/servicescan/gateways/worldpay/xml"))
+    const { WorldpayDisputeGateway } = require(join(root, "src/processors/worldpay/dispute-gateway"))
+    const { parseRetrievalResponse } = require(join(root, "src/processors/worldpay/chargeback-xml"))
     const { merchantId, user, password } = sandbox.processor
     const gateway = new WorldpayDisputeGateway({ url: sandbox.url, user, password, merchantId })
 

@@ -25,7 +25,10 @@ test("main, types, exports and bin point at files of the build", () => {
 });
 
 test("src/ holds TypeScript only", () => {
-  const sources = fs.readdirSync(path.join(ROOT, "src"));
+  // Every file, in the processors' folders (src/processors/<name>/) too.
+  const sources = fs
+    .readdirSync(path.join(ROOT, "src"), { recursive: true, encoding: "utf8" })
+    .filter((f) => fs.statSync(path.join(ROOT, "src", f)).isFile());
   expect(sources.filter((f) => !f.endsWith(".ts"))).toEqual([]);
 });
 
@@ -38,7 +41,7 @@ test("the tarball holds the build, its declarations and the README, and no tests
   expect(files).toContain("README.md");
   expect(files).toContain("LICENSE");
   expect(files).toContain("package.json");
-  const unexpected = files.filter((/** @type {string} */ f) => !/^dist\/[\w.-]+\.(js|d\.ts)$/.test(f) && !["README.md", "LICENSE", "package.json"].includes(f));
+  const unexpected = files.filter((/** @type {string} */ f) => !/^dist\/([\w.-]+\/)*[\w.-]+\.(js|d\.ts)$/.test(f) && !["README.md", "LICENSE", "package.json"].includes(f));
   expect(unexpected).toEqual([]);
   // Every module ships with its declarations.
   const modules = files.filter((/** @type {string} */ f) => f.endsWith(".js"));
