@@ -12,7 +12,18 @@ export default Module(SERVICESCAN_MODULE, {
 
 export { ServiceScanModuleService }
 export * from "./types"
-export { WorldpayDisputeGateway, type WorldpayDisputeGatewayOptions } from "./gateways/worldpay"
-export * from "./gateways/types"
-export { DisputeGatewayConfigurationError } from "./gateways/errors"
+export { WorldpayDisputeGateway, type WorldpayDisputeGatewayOptions } from "../../processors/worldpay"
+export {
+  DISPUTE_GATEWAY_METHODS,
+  DisputeGatewayConfigurationError,
+  DisputeGatewayProtocolError,
+  DisputeGatewayRefusal,
+  isDisputeGateway,
+} from "../../processors/types"
+export type {
+  DisputeActivity,
+  DisputeCaseRecord,
+  DisputeGateway,
+  DisputeUpdateResult,
+} from "../../processors/types"
 export type { ServiceScanModuleOptions } from "./options"

@@ -1,10 +1,9 @@
 import { z } from "@medusajs/framework/zod"
 import { MedusaError } from "@medusajs/framework/utils"
-import { gatewayOption, NAME_UNKNOWN_KEYS } from "../../lib/gateway-option"
 import { insecureUrlProblem } from "../../lib/secure-url"
 import { keyringOptionSchema, KeyringOption } from "../../lib/keyring"
-import { DisputeGateway, isDisputeGateway } from "./gateways/types"
-import { MAX_RETRIEVAL_BYTES_LIMIT } from "./gateways/worldpay"
+import { disputeGatewayOption, DisputeGatewayInput, disputeGatewayUrls } from "../../processors"
+import type { DisputeGateway } from "../../processors/types"
 import { AUTO_RESPOND_POLICIES } from "./types"
 
 const HOUR_MS = 60 * 60 * 1000
@@ -20,29 +19,6 @@ const HOUR_MS = 60 * 60 * 1000
  * staging copy): `GET /admin/servicescan/health` reports which are missing and
  * the poll job surfaces a configuration error instead of calling the service.
  */
-const worldpayDisputeGatewaySchema = z.strictObject(
-  {
-    type: z.literal("worldpay"),
-    /** The Chargeback API's base URL, e.g. `https://services.vantivcnp.com`. */
-    url: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }),
-    /** The merchant's cnpAPI user and password (HTTP Basic). */
-    user: z.string().min(1, "must not be empty"),
-    password: z.string().min(1, "must not be empty"),
-    merchantId: z.string().min(1).optional(),
-    /**
-     * Largest case list read (a day's cases, or the actionable ones), default 64 MiB: some 45,000
-     * cases. Worldpay does not page these lists, so a store with more cases at once raises it.
-     */
-    maxRetrievalBytes: z.number().int().min(1024 * 1024).max(MAX_RETRIEVAL_BYTES_LIMIT).optional(),
-    /** Per-attempt timeout of those reads; default the larger of `timeoutMs` and 60 s. */
-    retrievalTimeoutMs: z.number().int().min(1_000).max(600_000).optional(),
-  },
-  // Refused by name: dropped silently, a misspelt maxRetrievalBytes would look set and do nothing.
-  NAME_UNKNOWN_KEYS
-)
-
-export type WorldpayDisputeGatewayConfig = z.infer<typeof worldpayDisputeGatewaySchema>
-
 export const ServiceScanModuleOptionsSchema = z
   .object({
     /** `{base_url}` of the disputes API. */
@@ -91,12 +67,7 @@ export const ServiceScanModuleOptionsSchema = z
      * (Worldpay eComm Chargeback API), or your own object implementing
      * `DisputeGateway`. Without it, cases are not imported and answers are not sent.
      */
-    disputeGateway: gatewayOption<WorldpayDisputeGatewayConfig, DisputeGateway>({
-      type: "worldpay",
-      config: worldpayDisputeGatewaySchema,
-      isCustom: isDisputeGateway,
-      mismatch: () => 'must be { type: "worldpay", url, user, password } or an object implementing DisputeGateway',
-    }).optional(),
+    disputeGateway: disputeGatewayOption().optional(),
     /**
      * Answering cases without a person, once a chargeback's evidence is complete:
      * `off` (an admin decides), `represent-valid` (send the evidence when a scan is
@@ -125,8 +96,8 @@ export const ServiceScanModuleOptionsSchema = z
       return
     }
     const urls: [string[], string][] = [[["baseUrl"], options.baseUrl]]
-    if (options.disputeGateway && !isDisputeGateway(options.disputeGateway)) {
-      urls.push([["disputeGateway", "url"], options.disputeGateway.url])
+    for (const [key, url] of Object.entries(disputeGatewayUrls(options.disputeGateway))) {
+      urls.push([["disputeGateway", key], url])
     }
     for (const [path, url] of urls) {
       const problem = insecureUrlProblem(url)
@@ -138,7 +109,7 @@ export const ServiceScanModuleOptionsSchema = z
 
 /** What a store writes. `disputeGateway` and `evidenceKey` are typed by hand: their schemas take `unknown` in, to name the entry at fault. */
 export type ServiceScanModuleOptions = Omit<z.input<typeof ServiceScanModuleOptionsSchema>, "disputeGateway" | "evidenceKey"> & {
-  disputeGateway?: z.input<typeof worldpayDisputeGatewaySchema> | DisputeGateway
+  disputeGateway?: DisputeGatewayInput | DisputeGateway
   evidenceKey?: KeyringOption
 }
 export type ResolvedServiceScanModuleOptions = z.output<typeof ServiceScanModuleOptionsSchema>
@@ -157,3 +128,13 @@ export function resolveModuleOptions(options: unknown): ResolvedServiceScanModul
   }
   return parsed.data
 }
+
+/**
+ * Where the module's loader (loaders/validate-options.ts) registers the
+ * resolved options in the module's container, for the services the module
+ * loader builds there: parsed once, read by every service of the module.
+ */
+export const RESOLVED_OPTIONS = "servicescanOptions" as const
+
+/** The resolved options, as the services of the module take them from its container. */
+export type WithResolvedOptions = { [RESOLVED_OPTIONS]: ResolvedServiceScanModuleOptions }

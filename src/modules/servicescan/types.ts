@@ -1,21 +1,12 @@
-// Import-free on purpose: the admin extension's browser bundle imports these
-// lists, so nothing server-side may come in through this file.
+// Type imports only, on purpose: the admin extension's browser bundle imports
+// these lists, so nothing server-side may come in through this file at run time.
+import type { InferTypeOf } from "@medusajs/framework/types"
+import type { ScanResult } from "../../lib/servicescan/disputes-client"
+import type { CheckoutAttempt, DisputeCase, FormBinding, PaymentRef, ProofRequest, ScanEvidence } from "./models"
 
 /**
  * Statuses of a chargeback, in the order a dispute usually moves through them.
- *
- * - `open`: recorded; evidence collection has not started. The recording
- *   workflow moves on from here at once, so a chargeback stays `open` only
- *   while that workflow runs.
- * - `evidence_pending`: a proof request is on its way to ServiceScan or is
- *   being processed there; the poll job is watching it.
- * - `evidence_ready`: ServiceScan answered and at least one scan was judged
- *   `valid`: its ground truth and image are on the order, ready for the processor.
- * - `no_evidence`: there is nothing to send: the order has no scan ids, every
- *   scan was judged fraudulent (`invalid`), or ServiceScan rejected the request.
- *   Attaching scan ids moves the chargeback back to `evidence_pending`.
- * - `won`, `lost`, `closed`: the outcome, set by an admin. Final: later
- *   evidence is still recorded but never changes these.
+ * What each means is written once, in lifecycle/status-meanings.ts.
  */
 export const CHARGEBACK_STATUSES = [
   "open",
@@ -41,17 +32,8 @@ export type ChargebackSource = (typeof CHARGEBACK_SOURCES)[number]
 
 /**
  * Statuses of a proof request, our side of the service's `pending`/`complete`.
- *
- * - `to_submit`: not sent yet (or certainly not received: the service was
- *   unreachable or refused with a retryable error). The poll job sends it.
- * - `submitting`: a PUT is in flight (`in_flight_until` in the future), or its
- *   answer was lost ("unconfirmed"). The service has no idempotency key, so a
- *   lost answer is sent again only after `resubmitUnconfirmedAfterMs` (or
- *   sooner when an admin asks: "check now" with `resubmit: true`).
- * - `pending`: ServiceScan accepted it (`remote_id` is set); the job polls it.
- * - `complete`: ServiceScan answered with ground truths; evidence is stored.
- * - `failed`: ServiceScan refused it for good (invalid request, unknown or
- *   foreign proof request id). `last_error` says why.
+ * What each means: lifecycle/status-meanings.ts; how they move:
+ * lifecycle/proof-request.ts.
  */
 export const PROOF_REQUEST_STATUSES = ["to_submit", "submitting", "pending", "complete", "failed"] as const
 export type ProofRequestStatus = (typeof PROOF_REQUEST_STATUSES)[number]
@@ -85,12 +67,8 @@ export const DISPUTE_CASE_STATUSES = ["unmatched", "matched"] as const
 export type DisputeCaseStatus = (typeof DISPUTE_CASE_STATUSES)[number]
 
 /**
- * Our answer to a case (lifecycle/dispute-case.ts):
- * - `none`: nothing sent yet;
- * - `representing` / `accepting`: the answer is being sent (or its outcome is being checked);
- * - `represented`: the evidence document is on the case and the representment was sent;
- * - `liability_accepted`: the merchant accepted the chargeback;
- * - `expired`: the reply-by day passed without an answer from us; nothing is sent any more.
+ * Our answer to a case. What each means: lifecycle/status-meanings.ts; how
+ * they move: lifecycle/dispute-case.ts.
  */
 export const DISPUTE_RESPONSE_STATUSES = [
   "none",
@@ -112,3 +90,159 @@ export type AutoRespondPolicy = (typeof AUTO_RESPOND_POLICIES)[number]
 
 export type ChargebackImportedEvent = { id: string; order_id: string; case_id: string; gateway: string }
 export type ChargebackRespondedEvent = { id: string; order_id: string; case_id: string; gateway: string }
+
+// Rows, as the models define them: a column renamed or retyped in a model is
+// renamed or retyped here, and in every statement and step that uses it.
+
+type ProofRequestModel = InferTypeOf<typeof ProofRequest>
+type ScanEvidenceModel = InferTypeOf<typeof ScanEvidence>
+type CheckoutAttemptModel = InferTypeOf<typeof CheckoutAttempt>
+type PaymentRefModel = InferTypeOf<typeof PaymentRef>
+
+/** A dispute case as the module lists it: every column, no relation. Read `activities` with `caseActivities`. */
+export type DisputeCaseRow = Omit<InferTypeOf<typeof DisputeCase>, "chargeback">
+
+/** A proof request as its lifecycle (lifecycle/proof-request.ts) and the queue's statements read and write it. */
+export type ProofRequestRow = Pick<
+  ProofRequestModel,
+  | "id"
+  | "chargeback_id"
+  | "scan_ids"
+  | "status"
+  | "remote_id"
+  | "other_remote_ids"
+  | "attempts"
+  | "submissions"
+  | "in_flight_until"
+  | "next_poll_at"
+  | "last_polled_at"
+  | "submitted_at"
+  | "last_error"
+  | "completed_at"
+>
+
+/**
+ * A proof request as a claim returns it: only what the caller plans with (see
+ * `claimProofRequests` in repositories/proof-request.ts).
+ */
+export type ClaimedProofRequest = Pick<ProofRequestRow, "id" | "status" | "remote_id" | "chargeback_id">
+
+/** What a status check writes on a scan's evidence, and what undoing it restores. */
+export type EvidenceSnapshot = Pick<ScanEvidenceModel, "id" | "ground_truth" | "reported_ground_truth" | "image_url">
+
+/** A scan's evidence row as the admin image proxy and the evidence pack read it (none: not this store's scan). */
+export type ImageSource = Pick<ScanEvidenceModel, "id" | "ground_truth" | "archived_file_id" | "archive_key">
+
+/** A checkout attempt row. */
+export type CheckoutAttemptRow = CheckoutAttemptModel
+
+/** One cart completion to record, before the card is authorized (see the CheckoutAttempt model). */
+export type CheckoutAttemptInput = Pick<CheckoutAttemptModel, "payment_session_id" | "cart_id" | "form_id" | "request_id"> & {
+  /** The saved card the session pays with, when it does. */
+  payment_method_id?: string | null
+}
+
+/** What `claimCheckoutAttempt` did. */
+export type CheckoutAttemptClaim = {
+  /** Sessions other than this one whose completion carried the same form id (nothing was recorded when there are some, unless forced). */
+  other_sessions: string[]
+  recorded: boolean
+  /** This session's record before the claim, or null when it had none. */
+  previous: Pick<CheckoutAttemptModel, "id" | "attempted_at" | "reconciled_at"> | null
+}
+
+/** The checkout a form id belongs to: a cart's payment collection and who sent the form (null: a guest). */
+export type FormCheckout = Pick<InferTypeOf<typeof FormBinding>, "payment_collection_id" | "customer_id">
+
+/** Our side of a case's match: the order it disputes and the chargeback that holds its evidence. */
+export type DisputeCaseMatch = Pick<DisputeCaseRow, "id" | "status" | "order_id" | "match_note" | "chargeback_id">
+
+/** How the processor names one payment of an order being placed (see the PaymentRef model). */
+export type PaymentRefInput = Pick<
+  PaymentRefModel,
+  "payment_id" | "order_id" | "processor_transaction_id" | "processor_order_id" | "scan_id"
+> & {
+  token_fingerprint?: string | null
+}
+
+/** The payment of this store a case names, and its scan. */
+export type PaymentRefMatch = Pick<PaymentRefModel, "order_id" | "payment_id" | "scan_id">
+
+/** A scan of an earlier payment made with a card (see `listScansOfCards`). */
+export type CardScan = { scan_id: string; order_id: string; token_fingerprint: string }
+
+// What the module's service answers.
+
+/** Why the module stopped calling the service, until a probe (the poll job's, the health endpoint's or an admin's check) succeeds. */
+export type ConfigurationError = {
+  /** HTTP status the service answered (401/403), or null when a key is simply not configured. */
+  status: number | null
+  message: string
+  at: Date
+  /**
+   * Whether it is this process's key that was refused. Processes normally share
+   * one key; during a rotation that reached some processes and not others, a
+   * process whose key works keeps calling, and its probe cannot vouch for the
+   * other key (see `probe`).
+   */
+  this_process: boolean
+}
+
+/** What one probe of the service found: its latency, or why it failed (a refused or missing key is a configuration error). */
+export type ServiceProbe =
+  | { reachable: true; latency_ms: number }
+  | { reachable: false; configuration_error: boolean; error: string }
+
+/** A proof request after a send: its status and remote id, or why it was not accepted. */
+export type SubmissionResult = {
+  id: string
+  chargeback_id: string
+  status: ProofRequestStatus
+  remote_id: string | null
+  error: string | null
+}
+
+/** What one status check found, before anything is written. */
+export type FetchOutcome =
+  | { id: string; kind: "pending" }
+  | { id: string; kind: "complete"; scans: ScanResult[] }
+  /** The service refused for good (unknown or foreign proof request id). */
+  | { id: string; kind: "failed"; error: string }
+  /** Worth another try later (timeout, 5xx, malformed body). */
+  | { id: string; kind: "error"; error: string }
+  /** Not checked: the run stopped on an authentication error first. */
+  | { id: string; kind: "skipped" }
+
+/** Enough to undo `applyProofResults` (workflow compensation). */
+export type ProofResultsSnapshot = {
+  proof_requests: ProofRequestRow[]
+  evidence: EvidenceSnapshot[]
+}
+
+/** A proof request a status check completed (what `servicescan.proof_request.completed` carries). */
+export type CompletedProofRequest = {
+  id: string
+  chargeback_id: string
+  remote_id: string
+}
+
+/** A chargeback's status moved by its proof requests, and enough to move it back. */
+export type ChargebackStatusChange = {
+  id: string
+  order_id: string
+  external_id: string
+  from: ChargebackStatus
+  to: ChargebackStatus
+}
+
+/** What a chargeback's evidence says, for an automatic answer (see `summarizeEvidence`). */
+export type EvidenceVerdicts = { hasValidScan: boolean; hasInFlight: boolean; allInvalid: boolean }
+
+/**
+ * A sealed file and its key to store in place of the ones read (`swapStoredEvidence`):
+ * an archived scan image (the evidence row's id) or an evidence pack (the case's id).
+ */
+export type SealedFileSwap = { id: string; expected: { file_id: string; key: string | null }; next: { file_id: string; key: string } }
+
+/** What `upsertDisputeCases` wrote: the rows after the write, the ids it created and the rows it changed as they were before. */
+export type DisputeCaseUpsert = { rows: DisputeCaseRow[]; created: string[]; previous: DisputeCaseRow[] }

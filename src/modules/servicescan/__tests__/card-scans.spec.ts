@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto"
 import { join } from "node:path"
 import { SERVICESCAN_MODULE } from ".."
 import { findCardScanIds } from "../../../workflows/utils/card-scan-ids"
-import ServiceScanModuleService, { MAX_SAVED_CARD_SCANS } from "../service"
+import ServiceScanModuleService from "../service"
+import { MAX_SAVED_CARD_SCANS } from "../services/payment-ref"
 
 /**
  * The scans a chargeback on a saved-card payment borrows from the card's

@@ -6,8 +6,8 @@ import { reserveSandboxUrl, sandboxFetch, startTestSandbox, TestSandbox } from "
 import { waitFor } from "../../../../integration-tests/helpers/wait"
 import { SERVICESCAN_MODULE } from ".."
 import ServiceScanModuleService from "../service"
-import { claimStatement } from "../sql/proof-requests"
-import { signWebhookPayload } from "../utils/webhook-signature"
+import { claimStatement } from "../repositories/proof-request"
+import { signWebhookPayload } from "../lifecycle/webhook-signature"
 
 /**
  * The module's service against real PostgreSQL (the committed migrations, not

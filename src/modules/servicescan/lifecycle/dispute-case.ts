@@ -1,4 +1,4 @@
-import type { DisputeCaseRecord } from "../gateways/types"
+import type { DisputeCaseRecord } from "../../../processors/types"
 import type { AutoRespondPolicy, DisputeCaseOutcome, DisputeCaseStatus, DisputeResponseStatus } from "../types"
 
 /**
@@ -138,4 +138,10 @@ export function autoResponse(
     return "accept"
   }
   return null
+}
+
+/** A stored case's activities (its `activities` column holds `{ items }`), newest first. */
+export function caseActivities(row: { activities: Record<string, unknown> | null }): DisputeCaseRecord["activities"] {
+  const items = row.activities?.items
+  return Array.isArray(items) ? (items as DisputeCaseRecord["activities"]) : []
 }

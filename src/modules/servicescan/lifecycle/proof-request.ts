@@ -1,5 +1,5 @@
 import type { ProofRequestStatus } from "../types"
-import { pollDelayMs, retryDelayMs } from "../utils/backoff"
+import { pollDelayMs, retryDelayMs } from "./backoff"
 
 /**
  * The life of a proof request, decided here and nowhere else. No I/O: the

@@ -1,13 +1,15 @@
+import { asValue } from "@medusajs/framework/awilix"
 import type { LoaderOptions } from "@medusajs/framework/types"
-import { resolveModuleOptions, ServiceScanModuleOptions } from "../options"
+import { RESOLVED_OPTIONS, resolveModuleOptions, ServiceScanModuleOptions } from "../options"
 
 /**
  * Fails the boot with a message naming the bad field, before anything runs
- * with a half-valid configuration (the service parses the same options again
- * for their defaults).
+ * with a half-valid configuration, and registers the options as resolved
+ * (defaults filled in) for the module's services: they are parsed here once.
  */
 export default async function validateOptionsLoader({
+  container,
   options,
 }: LoaderOptions<ServiceScanModuleOptions>): Promise<void> {
-  resolveModuleOptions(options)
+  container.register(RESOLVED_OPTIONS, asValue(resolveModuleOptions(options)))
 }

@@ -1,4 +1,4 @@
-import type { DisputeCaseRecord } from "../../gateways/types"
+import type { DisputeCaseRecord } from "../../../../processors/types"
 import type { DisputeResponseStatus } from "../../types"
 import { autoResponse, decideResponse, DisputeCaseState, isPastReplyBy, reconcileWithProcessor, ResponseEvent } from "../dispute-case"
 

@@ -1,6 +1,6 @@
 import { Chargeback, ProofRequest } from "../../models"
 import { sqlNames } from "../names"
-import { PROOF_REQUEST } from "../proof-requests"
+import { PROOF_REQUEST } from "../proof-request"
 
 describe("sqlNames", () => {
   it("takes the table name from the model and quotes the columns", () => {

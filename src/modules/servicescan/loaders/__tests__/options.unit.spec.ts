@@ -1,4 +1,4 @@
-import { DISPUTE_GATEWAY_METHODS } from "../../gateways/types"
+import { DISPUTE_GATEWAY_METHODS } from "../../../../processors/types"
 import { resolveModuleOptions } from "../../options"
 
 const WORLDPAY = { type: "worldpay", url: "https://chargebacks.example", user: "merchant", password: "secret" } as const
