@@ -1,8 +1,12 @@
+import { MathBN } from "@medusajs/framework/utils"
+import { MoneyAmount, roundToCurrencyPrecision, toMinorUnits } from "../../processors/money"
+import { operationRefusal, refundAmountError } from "./errors"
 import type { ServiceScanPaymentData } from "./types"
 
 /**
  * What the processor holds for one payment, in minor units, from the payment's
- * own records: the one place capture and refund read "how much is left".
+ * own records: the one place capture, refund and cancel read "how much is
+ * left" and refuse, before anything is sent, what the processor cannot do.
  */
 
 /** The minor units captured so far (the sale's amount for an automatic capture). */
@@ -67,4 +71,82 @@ export function planRefund(
     }
   }
   return parts.some((part) => part.captureTxnId === "") ? { refusal: "capturedElsewhere" } : { parts }
+}
+
+/**
+ * The minor units Medusa's Capture asks for (`amount`, read from the Capture
+ * `captureId`), checked against what remains authorized. Refuses, before
+ * anything is sent, when the Capture could not be read.
+ */
+export function captureMinorFor(
+  payment: Pick<ServiceScanPaymentData, "amount_minor" | "currency_code">,
+  capturedMinor: number,
+  amount: MoneyAmount | undefined,
+  captureId: string | undefined
+): number {
+  if (amount === undefined) {
+    throw operationRefusal({ reason: "captureUnreadable", captureId })
+  }
+  const remaining = payment.amount_minor - capturedMinor
+  const rounded = roundToCurrencyPrecision(amount, payment.currency_code)
+  let minor = toMinorUnits(rounded, payment.currency_code)
+  // Medusa keeps amounts at full precision while the processor counts minor units: the last of
+  // several partial captures of amounts finer than the currency can overshoot by one unit.
+  if (!MathBN.eq(rounded, amount) && minor > remaining && minor - remaining <= 1) {
+    minor = remaining
+  }
+  if (minor <= 0) {
+    throw operationRefusal({ reason: "captureNotPositive" })
+  }
+  if (minor > remaining) {
+    throw operationRefusal({ reason: "captureExceeds", minor, remaining })
+  }
+  return minor
+}
+
+/** The credits a refund of `amount` (major units, as Medusa gives it) is sent as; refuses what cannot be refunded. */
+export function refundPartsFor(
+  payment: Pick<ServiceScanPaymentData, "status" | "captures" | "refunds" | "currency_code">,
+  amount: MoneyAmount
+): RefundPart[] {
+  if (payment.status === "canceled") {
+    throw operationRefusal({ reason: "refundCanceled" })
+  }
+  if (payment.captures.length === 0) {
+    throw operationRefusal({ reason: "refundNotCaptured" })
+  }
+  const rounded = roundToCurrencyPrecision(amount, payment.currency_code)
+  const amountMinor = toMinorUnits(rounded, payment.currency_code)
+  if (amountMinor <= 0) {
+    throw refundAmountError()
+  }
+  const plan = planRefund(payment, amountMinor, !MathBN.eq(rounded, amount))
+  if ("refusal" in plan) {
+    throw operationRefusal({ reason: plan.refusal === "exceeds" ? "refundExceeds" : "refundCapturedElsewhere" })
+  }
+  return plan.parts
+}
+
+/**
+ * What a cancel releases: the authorization (cnpAPI authReversal), or the one
+ * capture or sale that took all of it (cnpAPI void). Refuses a payment with
+ * refunds or with part of it captured: Medusa would then call a payment with
+ * captured money "canceled", and refunds of a canceled payment are refused.
+ */
+export function voidTargetOf(
+  payment: Pick<ServiceScanPaymentData, "status" | "captures" | "refunds" | "cnp_txn_id">
+): { transactionId: string; kind: "authorization" | "capture" } {
+  if (payment.refunds.length > 0) {
+    throw operationRefusal({ reason: "cancelRefunded" })
+  }
+  const captured = payment.status === "captured"
+  if (payment.captures.length > 1 || (payment.captures.length === 1 && !captured)) {
+    throw operationRefusal({ reason: "cancelPartlyCaptured" })
+  }
+  const lastCapture = payment.captures[payment.captures.length - 1]
+  const transactionId = captured ? lastCapture?.cnp_txn_id : payment.cnp_txn_id
+  if (!transactionId) {
+    throw operationRefusal({ reason: "cancelCapturedElsewhere" })
+  }
+  return { transactionId, kind: captured ? "capture" : "authorization" }
 }

@@ -1,64 +1,50 @@
 import { MedusaError } from "@medusajs/framework/utils"
+import { tooManyAttemptsMessage } from "../../lib/velocity/subjects"
+import type { GatewayResult } from "../../processors/types"
 import {
-  HttpAuthError,
-  HttpConnectionError,
-  HttpError,
-  HttpStatusError,
-  UnreadableResponseError,
-  HttpTimeoutError,
-  isTransientStatus,
-} from "../../lib/http"
+  Classified,
+  classify,
+  classifyDecline,
+  FailureCategory,
+  FailureContext,
+  FailureStage,
+  PaymentOperation,
+  ProcessorResponse,
+} from "./failures"
 import {
-  DeclineReason,
-  GatewayConfigurationError,
-  GatewayError,
-  GatewayProtocolError,
-  GatewayResult,
-} from "./gateways/types"
+  CHECKOUT_TRUST_REFUSALS,
+  FORM_CODE_PROBLEMS,
+  formCodeMessage,
+  SAVED_CARD_DECLINES,
+  SAVED_CARD_REFUSALS,
+  SavedCardRefusal,
+  SHOPPER_MESSAGES,
+} from "./messages"
 
 /**
- * Every failure of a remote call, whatever raised it (the HTTP core, the
- * service, a gateway, a processor's decline, the form's own validation),
- * becomes a ServiceScanPaymentError here and nowhere else: a processor's
- * decline through {@link declineError}, a form code through
- * {@link formCodeError}, anything thrown through {@link toMedusaError}. All
- * three classify, then build the final error in one function.
+ * Every error this provider throws is built here and nowhere else:
+ *
+ * - a failure of a remote call, whatever raised it (the HTTP core, the
+ *   service, a gateway, a processor's decline, the form's own validation),
+ *   becomes a ServiceScanPaymentError: a processor's decline through
+ *   {@link declineError}, a form code through {@link formCodeError}, anything
+ *   thrown through {@link toMedusaError}. All of them classify (failures.ts),
+ *   then build the final error in one function;
+ * - a request refused before anything is sent (data that is not ours, an
+ *   amount out of range, a saved card that is not the shopper's) is a plain
+ *   MedusaError with a sentence the reader can act on.
  *
  * Two audiences:
  * - The shopper, during authorization: a PAYMENT_AUTHORIZATION_ERROR with a
- *   plain-language message. Medusa's cart completion answers that type with
- *   HTTP 200 `{ type: "cart", cart, error: { message, name, type } }`, so the
- *   storefront can show the message and let the shopper try again; no order is
- *   created.
+ *   plain-language message (messages.ts). Medusa's cart completion answers
+ *   that type with HTTP 200 `{ type: "cart", cart, error: { message, name, type } }`,
+ *   so the storefront can show the message and let the shopper try again; no
+ *   order is created.
  * - The merchant: the raw processor code and message (`processorResponse`),
  *   the failure's category and a technical `detail`, on the error object and in
  *   one structured log line written by the provider. None of them ever holds
  *   the processor token, an API key or a password.
  */
-
-export type PaymentOperation =
-  | "initiate"
-  | "update"
-  | "authorize"
-  | "capture"
-  | "refund"
-  | "cancel"
-  | "delete"
-  | "save"
-
-/** Where the failing call went. */
-export type FailureStage = "form" | "exchange" | "processor"
-
-/**
- * - declined: the processor (or the form's validation) said no; the shopper can act.
- * - form_expired: the form id is unknown or expired; the shopper re-enters the card.
- * - configuration: the merchant's setup is wrong (keys, credentials, processor); retrying cannot help.
- * - unavailable: no answer (timeout, connection, 5xx, 429); retrying may help.
- * - protocol: an answer nobody can read; retrying may help, the merchant should look.
- */
-export type FailureCategory = "declined" | "form_expired" | "configuration" | "unavailable" | "protocol"
-
-export type ProcessorResponse = { code: string; message: string }
 
 /** The MedusaError this provider throws for remote failures; extra fields are for the merchant. */
 export class ServiceScanPaymentError extends MedusaError {
@@ -93,225 +79,6 @@ export class ServiceScanPaymentError extends MedusaError {
   }
 }
 
-export const SHOPPER_MESSAGES = {
-  /**
-   * Every decline that is about the card (its security code, funds, limit,
-   * expiry, number, the issuer's "do not honor"...): one sentence, so that a
-   * card tester learns nothing about the card from it. The exact reason stays
-   * with the merchant: the processor's code and message on the error
-   * (`processorResponse`) and in the provider's log line.
-   */
-  declined: "Your card was declined. Please check your card details or use a different card.",
-  formExpired: "Your payment form expired. Please enter your card details again.",
-  unavailable: "We could not reach the payment service. Please try again in a moment.",
-  notProcessed: "We could not process your payment right now. Please try again in a moment.",
-  configuration:
-    "We could not process your payment right now. Please try again later or choose another payment method.",
-  missingForm: "Please enter your card details before placing the order.",
-  savedCardExpired: "This saved card has expired. Please enter your card details or choose another card.",
-  savedCardUnusable: "This saved card can no longer be used. Please enter your card details or choose another card.",
-  savedCardReselect: "We could not use your saved card. Please choose it again or enter your card details.",
-} as const
-
-/**
- * Why a saved card cannot be used or saved, before anything is sent anywhere.
- * Each is a request the shopper (or the storefront) can correct, so each says how.
- */
-export const SAVED_CARD_REFUSALS = {
-  disabled: "Saved cards are not enabled in this store. Enter your card details instead.",
-  signInToPay: "Sign in to pay with a saved card, or enter your card details.",
-  signInToSave: "Sign in to save your card, or pay without saving it.",
-  notYours: "This saved card is not on your account. Choose one of your saved cards or enter your card details.",
-  formAndCard: "Send either form_id (a card entered in the form) or payment_method_id (a saved card), not both.",
-  saveSavedCard: "data.save_card applies to a card entered in the form; a saved card is already saved.",
-} as const
-
-export type SavedCardRefusal = keyof typeof SAVED_CARD_REFUSALS
-
-/** A refused saved-card request as the MedusaError the store API answers with (400 with the sentence). */
-export function savedCardRefusal(reason: SavedCardRefusal): MedusaError {
-  const type =
-    reason === "formAndCard" || reason === "saveSavedCard"
-      ? MedusaError.Types.INVALID_DATA
-      : MedusaError.Types.NOT_ALLOWED
-  return new MedusaError(type, SAVED_CARD_REFUSALS[reason])
-}
-
-/**
- * Why a payment session or a completion is refused because the card details
- * belong to another checkout, another customer or an older choice: a leaked
- * form id or cart id buys nothing. Each is refused before any call to the
- * service or the processor, and each tells the shopper what to do.
- */
-export const CHECKOUT_TRUST_REFUSALS = {
-  formBoundElsewhere: "These card details were entered for another checkout. Please enter your card details again.",
-  savedCardSignIn: "Sign in to pay with this saved card, or enter your card details.",
-  savedCardNotYours: SAVED_CARD_REFUSALS.notYours,
-  savedCardChooseAgain: "Your saved card was chosen a while ago. Please choose the card again to pay.",
-} as const
-
-/** A form id presented outside the checkout it was first sent into, as the store API answers it (400). */
-export function formBoundElsewhereError(): MedusaError {
-  return new MedusaError(MedusaError.Types.NOT_ALLOWED, CHECKOUT_TRUST_REFUSALS.formBoundElsewhere)
-}
-
-/**
- * A saved card whose sealed token does not open for this session (sealed
- * under another secret, for another customer, or altered): nothing is sent
- * to the processor, and the shopper picks the card again or types one.
- */
-export function savedCardUnopenedError(context: FailureContext, detail: string): ServiceScanPaymentError {
-  return build(
-    { category: "form_expired", shopperMessage: SHOPPER_MESSAGES.savedCardReselect, detail },
-    { ...context, stage: "form" }
-  )
-}
-
-const FORM_CODE_PROBLEMS: Readonly<Record<string, string>> = {
-  "871": "the card number is invalid",
-  "872": "the card number is too short",
-  "873": "the card number is too long",
-  "874": "the card number must contain only digits",
-  "875": "the card details could not be encrypted",
-  "876": "the card details are invalid",
-  "881": "the security code must contain only digits",
-  "882": "the security code is too short",
-  "883": "the security code is too long",
-  "886": "the expiration date is invalid",
-  "889": "the form could not be processed",
-}
-
-/** The shopper's message for a form validation code other than 870. */
-export function formCodeMessage(code: string): string {
-  const problem = FORM_CODE_PROBLEMS[code] ?? "the form reported a problem"
-  return `The card details were not valid: ${problem} (${code}). Please check and try again.`
-}
-
-/**
- * The shopper's sentence per decline reason. Whatever is about the card gets
- * the one generic {@link SHOPPER_MESSAGES.declined}: a precise reason ("the
- * security code did not match", "insufficient funds", "the card has expired")
- * turns checkout into an oracle for someone testing stolen card numbers.
- * What stays specific tells nothing about the card and is something the
- * shopper can act on: the form or token is no longer usable (enter the card
- * again), the service, issuer or processor did not answer (try again in a
- * moment; the issuer is not named, as that would say where the card goes),
- * and the merchant's own setup (choose another payment method).
- */
-const DECLINE_MESSAGES: Readonly<Record<DeclineReason, string>> = {
-  insufficient_funds: SHOPPER_MESSAGES.declined,
-  expired_card: SHOPPER_MESSAGES.declined,
-  invalid_card_number: SHOPPER_MESSAGES.declined,
-  invalid_expiry: SHOPPER_MESSAGES.declined,
-  invalid_cvv: SHOPPER_MESSAGES.declined,
-  exceeds_limit: SHOPPER_MESSAGES.declined,
-  partial_approval: SHOPPER_MESSAGES.declined,
-  call_issuer: SHOPPER_MESSAGES.declined,
-  restricted_card: SHOPPER_MESSAGES.declined,
-  do_not_honor: SHOPPER_MESSAGES.declined,
-  generic: SHOPPER_MESSAGES.declined,
-  invalid_token: "We could not use your card details. Please enter your card details again.",
-  expired_token: SHOPPER_MESSAGES.formExpired,
-  issuer_unavailable: SHOPPER_MESSAGES.notProcessed,
-  processing_error: SHOPPER_MESSAGES.notProcessed,
-  merchant_configuration: SHOPPER_MESSAGES.configuration,
-  invalid_amount: SHOPPER_MESSAGES.configuration,
-  transaction_not_found: SHOPPER_MESSAGES.notProcessed,
-  authorization_unavailable: SHOPPER_MESSAGES.notProcessed,
-  exceeds_captured_amount: SHOPPER_MESSAGES.notProcessed,
-  already_settled: SHOPPER_MESSAGES.notProcessed,
-  already_captured: SHOPPER_MESSAGES.notProcessed,
-}
-
-/** Decline reasons that are the merchant's setup, not the card. */
-const CONFIGURATION_REASONS: ReadonlySet<DeclineReason> = new Set([
-  "merchant_configuration",
-  "invalid_amount",
-])
-/** Decline reasons where trying again later may succeed. */
-const TRANSIENT_REASONS: ReadonlySet<DeclineReason> = new Set(["issuer_unavailable", "processing_error"])
-
-const OPERATION_VERBS: Readonly<Record<PaymentOperation, string>> = {
-  initiate: "start the payment",
-  update: "update the payment",
-  authorize: "authorize the payment",
-  capture: "capture the payment",
-  refund: "refund the payment",
-  cancel: "cancel the payment",
-  delete: "release the payment",
-  save: "save the card",
-}
-
-type Classified = {
-  category: FailureCategory
-  /** The shopper's message (authorize only). */
-  shopperMessage: string
-  detail: string
-  processorResponse?: ProcessorResponse
-  outcomeUnknown?: boolean
-  /** What the merchant can do about a refusal (admin operations only). */
-  merchantHint?: string
-}
-
-/** Refusals a merchant can resolve from Medusa, and how. */
-const MERCHANT_HINTS: Partial<Record<DeclineReason, string>> = {
-  // Typically a capture whose answer was lost: Medusa deleted its Capture, but
-  // the processor took the money. A new capture reuses the request id, so the
-  // processor answers with the original one and Medusa records it.
-  already_captured:
-    "The processor already captured this authorization, so it cannot be released: capture the payment in Medusa to record that capture, then refund it.",
-}
-
-/** Where a failure happened, and how to keep secrets out of its texts. */
-export type FailureContext = {
-  operation: PaymentOperation
-  stage: FailureStage
-  gateway?: string
-  /** Applied to the error's message and detail before they exist anywhere (the provider's redaction). */
-  scrub?: (text: string) => string
-  /** The card is one the customer saved: its problems are told as the saved card's. */
-  savedCard?: boolean
-}
-
-/**
- * Decline reasons whose shopper message differs for a saved card (the card
- * itself has to change). They may say more than the generic decline: a saved
- * card pays only in its owner's signed-in session and was saved after it
- * paid, so telling the owner that their own card expired or can no longer be
- * used gives a card tester nothing to test with.
- */
-const SAVED_CARD_DECLINES: Partial<Record<DeclineReason, string>> = {
-  expired_card: SHOPPER_MESSAGES.savedCardExpired,
-  invalid_expiry: SHOPPER_MESSAGES.savedCardExpired,
-  invalid_token: SHOPPER_MESSAGES.savedCardUnusable,
-  expired_token: SHOPPER_MESSAGES.savedCardUnusable,
-  invalid_card_number: SHOPPER_MESSAGES.savedCardUnusable,
-}
-
-/**
- * Whether a processor's answer is the card being declined (the reasons the
- * shopper gets the generic decline for; not an outage, the merchant's setup
- * or an unusable token): what the per-card velocity limit counts.
- */
-export function isCardDecline(result: GatewayResult): boolean {
-  return result.outcome === "declined" && DECLINE_MESSAGES[result.reason ?? "generic"] === SHOPPER_MESSAGES.declined
-}
-
-/**
- * Whether a shopper's message says the payment could not be attempted (the
- * service or processor did not answer, the store's setup is broken) rather
- * than something about the card or the form: such a failure tells a card
- * tester nothing, and a shopper retrying through an outage must not use up
- * the velocity limits (api/store/carts/velocity.ts does not count it).
- */
-export function isOutageMessage(message: unknown): boolean {
-  return (
-    message === SHOPPER_MESSAGES.unavailable ||
-    message === SHOPPER_MESSAGES.notProcessed ||
-    message === SHOPPER_MESSAGES.configuration
-  )
-}
-
 /**
  * The cart error's `name` of a completion refused by a velocity limit. The
  * plugin's middleware on `POST /store/carts/:id/complete` answers it as a 429
@@ -319,22 +86,7 @@ export function isOutageMessage(message: unknown): boolean {
  */
 export const TOO_MANY_ATTEMPTS = "ServiceScanTooManyAttempts"
 
-/**
- * A card over its velocity limit (too many declines lately), refused before
- * anything is sent to the processor. The shopper's sentence says only when to
- * try again; the merchant's detail says which limit.
- */
-export function tooManyAttemptsError(
-  refusal: { message: string; detail: string },
-  context: FailureContext
-): ServiceScanPaymentError {
-  const error = build(
-    { category: "declined", shopperMessage: refusal.message, detail: refusal.detail },
-    { ...context, stage: "processor" }
-  )
-  error.name = TOO_MANY_ATTEMPTS
-  return error
-}
+// ---- failures of a remote call (ServiceScanPaymentError) ----------------------------
 
 /** A processor's answer that was not an approval, as the error the provider throws. */
 export function declineError(result: GatewayResult, context: FailureContext): ServiceScanPaymentError {
@@ -357,6 +109,106 @@ export function formCodeError(code: string, context: FailureContext): ServiceSca
 }
 
 /**
+ * A saved card whose sealed token does not open for this session (sealed
+ * under another secret, for another customer, or altered): nothing is sent
+ * to the processor, and the shopper picks the card again or types one.
+ */
+export function savedCardUnopenedError(
+  context: FailureContext,
+  cardId: string,
+  customerId: string | undefined
+): ServiceScanPaymentError {
+  const detail = `the saved card ${cardId} of this session does not open for ${
+    customerId ? `customer ${customerId}` : "a session without a customer"
+  } (another secret, another customer, or altered data); nothing was sent`
+  return build(
+    { category: "form_expired", shopperMessage: SHOPPER_MESSAGES.savedCardReselect, detail },
+    { ...context, stage: "form" }
+  )
+}
+
+/**
+ * A card over its velocity limit (`limit`, the `velocity.perCard` option: too
+ * many declines lately), refused before anything is sent to the processor.
+ * The shopper's sentence says only when to try again; the merchant's detail
+ * says which limit.
+ */
+export function tooManyAttemptsError(
+  refusal: { retryAfterSeconds: number },
+  limit: { max: number; windowSeconds: number },
+  context: FailureContext
+): ServiceScanPaymentError {
+  const { retryAfterSeconds } = refusal
+  const error = build(
+    {
+      category: "declined",
+      shopperMessage: tooManyAttemptsMessage(retryAfterSeconds),
+      detail: `the card was declined ${limit.max} times in ${limit.windowSeconds} s (velocity.perCard); nothing was sent to ${context.gateway ?? "the processor"}, retry after ${retryAfterSeconds} s`,
+    },
+    { ...context, stage: "processor" }
+  )
+  error.name = TOO_MANY_ATTEMPTS
+  return error
+}
+
+/** A session whose data names neither a submitted form nor a saved card: the shopper enters the card first. */
+export function missingFormError(): ServiceScanPaymentError {
+  return build(
+    {
+      category: "declined",
+      shopperMessage: SHOPPER_MESSAGES.missingForm,
+      detail: "the session has no form_id and no payment_method_id: the storefront sent neither a submitted form nor a saved card",
+    },
+    { operation: "authorize", stage: "form" }
+  )
+}
+
+/**
+ * Session data this provider cannot authorize from (not made by it, or
+ * altered): the shopper enters the card again, or picks the saved card again.
+ */
+export function unusableSessionError(savedCard: boolean, detail: string): ServiceScanPaymentError {
+  return build(
+    {
+      category: "form_expired",
+      shopperMessage: savedCard ? SHOPPER_MESSAGES.savedCardReselect : SHOPPER_MESSAGES.formExpired,
+      detail,
+    },
+    { operation: "authorize", stage: "form" }
+  )
+}
+
+/** A saved-card session past its deadline (`expiresAt`), or without one: the shopper chooses the card again. */
+export function savedCardSessionExpiredError(expiresAt: string | undefined): ServiceScanPaymentError {
+  return build(
+    {
+      category: "form_expired",
+      shopperMessage: CHECKOUT_TRUST_REFUSALS.savedCardChooseAgain,
+      detail: expiresAt
+        ? `the saved-card session expired at ${expiresAt}; the shopper chooses the card again`
+        : "the saved-card session has no deadline (made before sessions had one, or not by this provider)",
+    },
+    { operation: "authorize", stage: "form" }
+  )
+}
+
+/**
+ * The authorization of this session was released (canceled, or released by
+ * Medusa's compensation): authorizing again would get the processor's stale
+ * approval, so the shopper starts a new session.
+ */
+export function alreadyReleasedError(requestId: string): ServiceScanPaymentError {
+  return build(
+    {
+      category: "form_expired",
+      shopperMessage: SHOPPER_MESSAGES.formExpired,
+      detail: `the authorization ${requestId} of this session was already released; a new session is needed`,
+    },
+    { operation: "authorize", stage: "processor" }
+  )
+}
+
+/**
  * Maps any failure of a remote call to the MedusaError this provider throws.
  *
  * - authorize: PAYMENT_AUTHORIZATION_ERROR with the shopper's message, or
@@ -373,6 +225,17 @@ export function toMedusaError(error: unknown, context: FailureContext): MedusaEr
     return error as MedusaError
   }
   return build(classify(error, context), context)
+}
+
+const OPERATION_VERBS: Readonly<Record<PaymentOperation, string>> = {
+  initiate: "start the payment",
+  update: "update the payment",
+  authorize: "authorize the payment",
+  capture: "capture the payment",
+  refund: "refund the payment",
+  cancel: "cancel the payment",
+  delete: "release the payment",
+  save: "save the card",
 }
 
 /** The one place a ServiceScanPaymentError is made from what a failure was classified as. */
@@ -430,181 +293,151 @@ function build(classified: Classified, context: FailureContext): ServiceScanPaym
   })
 }
 
-function classifyDecline(gateway: string, result: GatewayResult): Classified {
-  const reason = result.reason ?? "generic"
-  return {
-    category: CONFIGURATION_REASONS.has(reason)
-      ? "configuration"
-      : TRANSIENT_REASONS.has(reason)
-        ? "unavailable"
-        : "declined",
-    shopperMessage: DECLINE_MESSAGES[reason],
-    detail: `${gateway} answered ${result.responseCode} ${result.message} (${reason})`,
-    processorResponse: { code: result.responseCode, message: result.message },
-    merchantHint: MERCHANT_HINTS[reason],
-  }
+// ---- refusals before anything is sent (MedusaError) ---------------------------------
+
+/** A refused saved-card request as the MedusaError the store API answers with (400 with the sentence). */
+export function savedCardRefusal(reason: SavedCardRefusal): MedusaError {
+  const type =
+    reason === "formAndCard" || reason === "saveSavedCard"
+      ? MedusaError.Types.INVALID_DATA
+      : MedusaError.Types.NOT_ALLOWED
+  return new MedusaError(type, SAVED_CARD_REFUSALS[reason])
 }
 
-function classify(error: unknown, context: FailureContext): Classified {
-  if (error instanceof GatewayConfigurationError) {
-    return {
-      category: "configuration",
-      shopperMessage: SHOPPER_MESSAGES.configuration,
-      detail: `${error.message}. Check the provider's gateway options (merchant id, user, password, url).`,
-      processorResponse: gatewayResponse(error),
-    }
-  }
-  if (error instanceof GatewayProtocolError) {
-    return {
-      category: "protocol",
-      shopperMessage: SHOPPER_MESSAGES.notProcessed,
-      detail: error.message,
-      outcomeUnknown: true,
-    }
-  }
-  if (error instanceof GatewayError) {
-    return {
-      category: "unavailable",
-      shopperMessage: SHOPPER_MESSAGES.notProcessed,
-      detail: error.message,
-      processorResponse: gatewayResponse(error),
-      outcomeUnknown: true,
-    }
-  }
-
-  if (error instanceof HttpError) {
-    return context.stage === "exchange"
-      ? classifyExchangeFailure(error)
-      : classifyProcessorTransportFailure(error, context.gateway ?? "the processor")
-  }
-
-  // A custom gateway threw something untyped: we cannot know what happened.
-  return {
-    category: "unavailable",
-    shopperMessage: SHOPPER_MESSAGES.notProcessed,
-    detail: `unexpected error from ${context.gateway ?? context.stage}: ${describe(error)}`,
-    outcomeUnknown: context.stage === "processor",
-  }
+/** A form id presented outside the checkout it was first sent into, as the store API answers it (400). */
+export function formBoundElsewhereError(): MedusaError {
+  return new MedusaError(MedusaError.Types.NOT_ALLOWED, CHECKOUT_TRUST_REFUSALS.formBoundElsewhere)
 }
 
 /**
- * The spec leaves the exchange's errors unstated. The mapping follows what the
- * service's form records can be (and what the sandbox answers): unknown (404)
- * or expired (410) form, a form that failed validation (422 with its
- * `responseCode`), a card the processor refused to tokenize (402 with
- * `processorResponse`), a key problem (401/403), or an outage.
+ * Why a capture, refund or cancel is refused before anything is sent to the
+ * processor. The reader is the merchant (the admin answers 400 with the
+ * sentence), so each says what to do instead.
  */
-function classifyExchangeFailure(error: HttpError): Classified {
-  if (error instanceof HttpAuthError) {
-    return {
-      category: "configuration",
-      shopperMessage: SHOPPER_MESSAGES.configuration,
-      detail: `the token exchange refused the payment-token API key (${[error.status, error.serviceMessage]
-        .filter(Boolean)
-        .join(" ")}). Check the paymentTokenApiKey option.`,
-    }
-  }
-  if (error instanceof HttpTimeoutError || error instanceof HttpConnectionError) {
-    return { category: "unavailable", shopperMessage: SHOPPER_MESSAGES.unavailable, detail: error.message }
-  }
-  if (error instanceof UnreadableResponseError) {
-    return {
-      category: "protocol",
-      shopperMessage: SHOPPER_MESSAGES.notProcessed,
-      detail: `${error.message} (${String(error.body)})`,
-    }
-  }
-  if (error instanceof HttpStatusError) {
-    const body = record(error.body)
-    const detail = [`the token exchange answered ${error.status}`, error.serviceMessage].filter(Boolean).join(" ")
-    if (error.status === 404 && /processor/i.test(error.serviceMessage ?? "")) {
-      return {
-        category: "configuration",
-        shopperMessage: SHOPPER_MESSAGES.configuration,
-        detail: `${detail}. Check the processor option.`,
-      }
-    }
-    if (error.status === 404 || error.status === 410) {
-      return { category: "form_expired", shopperMessage: SHOPPER_MESSAGES.formExpired, detail }
-    }
-    const formCode = typeof body?.responseCode === "string" ? body.responseCode : undefined
-    if (formCode && formCode !== "870") {
-      return {
-        category: "declined",
-        shopperMessage: formCodeMessage(formCode),
-        detail,
-        processorResponse: { code: formCode, message: error.serviceMessage ?? "form validation failed" },
-      }
-    }
-    if (error.status === 402) {
-      const code = stringOf(body?.processorResponse)
-      return {
-        // The processor would not register the card number: that says whether a number is real.
-        category: "declined",
-        shopperMessage: SHOPPER_MESSAGES.declined,
-        detail,
-        processorResponse: code
-          ? { code, message: stringOf(body?.processorMessage) ?? "" }
-          : undefined,
-      }
-    }
-    if (isTransientStatus(error.status) || error.status >= 500) {
-      return { category: "unavailable", shopperMessage: SHOPPER_MESSAGES.unavailable, detail }
-    }
-    return {
-      category: "form_expired",
-      shopperMessage: "We could not read your card details. Please enter them again.",
-      detail,
-    }
-  }
-  return { category: "unavailable", shopperMessage: SHOPPER_MESSAGES.unavailable, detail: error.message }
+export type OperationRefusal =
+  | { reason: "captureCanceled" }
+  | { reason: "captureUnreadable"; captureId?: string }
+  | { reason: "captureNotPositive" }
+  | { reason: "captureExceeds"; minor: number; remaining: number }
+  | { reason: "refundCanceled" }
+  | { reason: "refundNotCaptured" }
+  | { reason: "refundExceeds" }
+  | { reason: "refundCapturedElsewhere" }
+  | { reason: "cancelRefunded" }
+  | { reason: "cancelPartlyCaptured" }
+  | { reason: "cancelCapturedElsewhere" }
+
+/** A capture, refund or cancel refused before anything is sent (NOT_ALLOWED). */
+export function operationRefusal(refusal: OperationRefusal): MedusaError {
+  return new MedusaError(MedusaError.Types.NOT_ALLOWED, operationRefusalMessage(refusal))
 }
 
-function classifyProcessorTransportFailure(error: HttpError, gateway: string): Classified {
-  if (error instanceof HttpAuthError) {
-    return {
-      category: "configuration",
-      shopperMessage: SHOPPER_MESSAGES.configuration,
-      detail: `${gateway} refused the credentials (${error.status}). Check the provider's gateway options.`,
-    }
-  }
-  if (error instanceof HttpStatusError && !isTransientStatus(error.status) && error.status < 500) {
-    return {
-      category: "configuration",
-      shopperMessage: SHOPPER_MESSAGES.configuration,
-      detail: `${[`${gateway} answered ${error.status}`, error.serviceMessage?.slice(0, 200)]
-        .filter(Boolean)
-        .join(" ")}. Check the gateway url.`,
-    }
-  }
-  // Timeouts, resets and 5xx once a connection was up: the processor may have
-  // acted. Retrying the same Medusa operation reuses the request id, so
-  // cnpAPI's duplicate detection answers with the original result instead of
-  // acting twice. Only a connection that never opened proves nothing was sent.
-  const neverConnected =
-    (error instanceof HttpConnectionError || error instanceof HttpTimeoutError) && !error.connected
-  return {
-    category: "unavailable",
-    shopperMessage: SHOPPER_MESSAGES.unavailable,
-    detail: error.message,
-    outcomeUnknown: !neverConnected,
+function operationRefusalMessage(refusal: OperationRefusal): string {
+  switch (refusal.reason) {
+    case "captureCanceled":
+      return "The payment was canceled at the processor and cannot be captured."
+    case "captureUnreadable":
+      return `The amount of this capture${refusal.captureId ? ` (${refusal.captureId})` : ""} could not be read from Medusa, so nothing was captured; try again.`
+    case "captureNotPositive":
+      return "The capture amount must be greater than 0."
+    case "captureExceeds":
+      return `The capture (${refusal.minor} minor units) exceeds what remains authorized at the processor (${refusal.remaining}); nothing was captured.`
+    case "refundCanceled":
+      return "The payment was canceled at the processor; there is nothing to refund."
+    case "refundNotCaptured":
+      return "The payment has not been captured yet; cancel it instead of refunding it."
+    case "refundExceeds":
+      return "The refund exceeds what remains captured on this payment at the processor."
+    case "refundCapturedElsewhere":
+      return "This payment was captured outside Medusa, so its capture reference is unknown; refund it in the processor's portal."
+    case "cancelRefunded":
+      return "The payment has refunds at the processor and can no longer be voided; refund the rest instead."
+    case "cancelPartlyCaptured":
+      return "Part of this payment was captured; refund what was captured instead of canceling it."
+    case "cancelCapturedElsewhere":
+      return "This payment was captured outside Medusa, so it cannot be voided from here; refund it in the processor's portal."
   }
 }
 
-function gatewayResponse(error: GatewayError): ProcessorResponse | undefined {
-  return error.responseCode !== undefined
-    ? { code: error.responseCode, message: error.processorMessage ?? "" }
-    : undefined
+/** A refund of nothing (INVALID_DATA). */
+export function refundAmountError(): MedusaError {
+  return new MedusaError(MedusaError.Types.INVALID_DATA, "The refund amount must be greater than 0.")
 }
 
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined
+/** A session for a negative amount, refused when the session is created rather than at checkout (INVALID_DATA). */
+export function negativeAmountError(): MedusaError {
+  return new MedusaError(MedusaError.Types.INVALID_DATA, "The payment amount must not be negative.")
 }
 
-function stringOf(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined
+/** A key only the server sets, sent by a storefront with a payment session (INVALID_DATA). */
+export function serverOnlyKeyError(key: string): MedusaError {
+  return new MedusaError(
+    MedusaError.Types.INVALID_DATA,
+    `data.${key} is set by the server and cannot be sent with a payment session (send only form_id and response_code, or payment_method_id).`
+  )
+}
+
+/** What a storefront sent with a payment session, refused with the schema's sentence, which names the field (INVALID_DATA). */
+export function storefrontInputError(message: string): MedusaError {
+  return new MedusaError(MedusaError.Types.INVALID_DATA, message)
+}
+
+/** Where a piece of data failed its schema, as `path: message`. */
+export type DataIssue = { path: PropertyKey[]; message: string }
+
+/** A capture, refund or cancel of data that holds no authorization of this provider (INVALID_DATA). */
+export function unreadablePaymentDataError(operation: PaymentOperation, issue: DataIssue): MedusaError {
+  return new MedusaError(
+    MedusaError.Types.INVALID_DATA,
+    `Cannot ${operation} this payment: its data holds no ServiceScan authorization (${where(issue)}).`
+  )
+}
+
+/**
+ * An account-holder or saved-card request this provider cannot serve (INVALID_DATA):
+ * an account holder without its customer, account-holder data that is not this
+ * provider's, a save without the account holder, or a save request that fails
+ * its schema.
+ */
+export function accountHolderError(
+  refusal:
+    | { reason: "noCustomer" }
+    | { reason: "notOurs"; issue: DataIssue }
+    | { reason: "saveWithoutHolder" }
+    | { reason: "saveRequest"; issue: DataIssue }
+): MedusaError {
+  const message =
+    refusal.reason === "noCustomer"
+      ? "An account holder needs the customer it belongs to."
+      : refusal.reason === "notOurs"
+        ? `The account holder's data is not a ServiceScan customer record (${where(refusal.issue)}).`
+        : refusal.reason === "saveWithoutHolder"
+          ? "Saving a card needs the customer's ServiceScan account holder in context.account_holder."
+          : where(refusal.issue)
+  return new MedusaError(MedusaError.Types.INVALID_DATA, message)
+}
+
+/** The form's token on a save is not the one its payment was made with (UNEXPECTED_STATE): nothing is saved. */
+export function savedCardTokenMismatchError(): MedusaError {
+  return new MedusaError(
+    MedusaError.Types.UNEXPECTED_STATE,
+    "The form's token is not the one the payment was made with, so the card was not saved."
+  )
+}
+
+/**
+ * Options the provider refuses when Medusa loads it (INVALID_DATA), naming
+ * every invalid field. The problems never echo option values: some are secrets.
+ */
+export function invalidOptionsError(problems: string[]): MedusaError {
+  return new MedusaError(
+    MedusaError.Types.INVALID_DATA,
+    `Invalid options for the ServiceScan payment provider (servicescan): ${problems.join("; ")}`
+  )
+}
+
+function where(issue: DataIssue): string {
+  return `${issue.path.join(".") || "data"}: ${issue.message}`
 }
 
 function sentence(value: string): string {
@@ -613,11 +446,4 @@ function sentence(value: string): string {
 
 function capitalize(value: string): string {
   return value.charAt(0).toUpperCase() + value.slice(1)
-}
-
-function describe(error: unknown): string {
-  if (error instanceof Error) {
-    return `${error.name}: ${error.message}`
-  }
-  return typeof error === "string" ? error : "a non-Error value"
 }

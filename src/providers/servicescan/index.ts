@@ -27,7 +27,6 @@ export type {
   ResolvedServiceScanOptions,
   ServiceScanFormConfigOptions,
   ServiceScanOptions,
-  WorldpayGatewayConfig,
 } from "./options"
 export { parseServiceScanOptions } from "./options"
 export type {
@@ -41,17 +40,17 @@ export type {
   GatewayResult,
   ProcessorGateway,
   RefundRequest,
-} from "./gateways/types"
+} from "../../processors/types"
 export {
   GatewayConfigurationError,
   GatewayError,
   GatewayProtocolError,
   isProcessorGateway,
-} from "./gateways/types"
-export { WorldpayGateway } from "./gateways/worldpay"
-export type { WorldpayGatewayOptions } from "./gateways/worldpay"
+} from "../../processors/types"
+export { WorldpayGateway } from "../../processors/worldpay"
+export type { WorldpayGatewayConfig, WorldpayGatewayOptions } from "../../processors/worldpay"
 export { ServiceScanPaymentError } from "./errors"
-export type { FailureCategory, FailureStage, PaymentOperation, ProcessorResponse } from "./errors"
+export type { FailureCategory, FailureStage, PaymentOperation, ProcessorResponse } from "./failures"
 export type {
   ServiceScanCaptureRecord,
   ServiceScanFormConfig,

@@ -1,5 +1,6 @@
 import { createDecipheriv, createHmac, timingSafeEqual } from "node:crypto"
 import { z } from "@medusajs/framework/zod"
+import { cardBrandName } from "../../lib/card-brands"
 import { deriveKey, Keyring, KeyringConfigurationError, KeyringOption, OpenResult, sealedKeyId } from "../../lib/keyring"
 
 /**
@@ -280,15 +281,6 @@ export function withoutSavedCard(data: ServiceScanAccountHolderData, cardId: str
   return { ...data, cards: data.cards.filter((card) => card.id !== cardId) }
 }
 
-const BRAND_NAMES: Readonly<Record<string, string>> = {
-  VI: "Visa",
-  MC: "Mastercard",
-  AX: "American Express",
-  DI: "Discover",
-  JC: "JCB",
-  DC: "Diners Club",
-}
-
 /** What a shopper sees of a saved card: no token, sealed or not, and no fingerprint. */
 export type PublicSavedCard = {
   /** A brand name a shopper recognises ("Visa"), or null when the processor did not say. */
@@ -299,7 +291,7 @@ export type PublicSavedCard = {
 
 export function publicSavedCard(card: SavedCard): PublicSavedCard {
   return {
-    brand: card.brand ? (BRAND_NAMES[card.brand.toUpperCase()] ?? card.brand) : null,
+    brand: card.brand ? (cardBrandName(card.brand) ?? card.brand) : null,
     last4: card.last4,
     saved_at: card.saved_at,
   }

@@ -1,8 +1,9 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { delay, http, HttpResponse } from "msw"
 import { setupServer } from "msw/node"
-import { SHOPPER_MESSAGES, ServiceScanPaymentError } from "../errors"
-import type { GatewayResult, ProcessorGateway } from "../gateways/types"
+import { ServiceScanPaymentError } from "../errors"
+import { SHOPPER_MESSAGES } from "../messages"
+import type { GatewayResult, ProcessorGateway } from "../../../processors/types"
 import {
   authorizedPayment,
   CHECKOUT_URL,

@@ -10,7 +10,7 @@ import {
   ServiceScanPaymentError,
   toMedusaError,
 } from "../errors"
-import { DeclineReason, GatewayConfigurationError, GatewayProtocolError } from "../gateways/types"
+import { DeclineReason, GatewayConfigurationError, GatewayProtocolError } from "../../../processors/types"
 
 const request = { method: "POST", url: "https://cnp.example/online" }
 

@@ -1,5 +1,5 @@
 import type { Logger } from "@medusajs/framework/types"
-import { XMLBuilder, XMLParser } from "fast-xml-parser"
+import { CNP_PASSWORD, CNP_URL, CNP_USER, MERCHANT_ID, TOKEN } from "../../../processors/worldpay/__tests__/cnp-fixtures"
 import { ServiceScanOptions } from "../options"
 import { ServiceScanProviderService } from "../service"
 import type { ServiceScanPaymentData, ServiceScanSessionData } from "../types"
@@ -11,19 +11,27 @@ import type { ServiceScanPaymentData, ServiceScanSessionData } from "../types"
 
 export const CHECKOUT_URL = "https://checkout.servicescan.test"
 export const CLIENT_SCRIPT_URL = "https://checkout.servicescan.test/client/v2/form.js"
-export const CNP_URL = "https://cnp.worldpay.test/vap/communicator/online"
 export const SHAREABLE_KEY = "pk_shareable_demo_1234"
 export const PAYMENT_TOKEN_KEY = "sk_paytoken_SECRET_9f8e7d6c"
-export const CNP_USER = "merchant-user"
-export const CNP_PASSWORD = "cnp-PASSWORD-secret-42<&>"
-export const MERCHANT_ID = "1288791"
-export const TOKEN = "1111000276870123"
 
 export const SESSION_ID = "payses_01JB8XKQ7YV2M3N4P5Q6R7S8T9"
 /** processorIdFor(SESSION_ID): the ULID without its leading 0. */
 export const SESSION_REQUEST_ID = "1JB8XKQ7YV2M3N4P5Q6R7S8T9"
 export const FORM_ID = "3f1c2b9e-7a4d-4c21-9b8e-0d5f6a7b8c9d"
 export const CUSTOMER_ID = "cus_01JB8XKQ7YV2M3N4P5Q6R7S8AA"
+
+// cnpAPI's wire, shared with the Worldpay gateway's own specs.
+export {
+  CNP_PASSWORD,
+  CNP_URL,
+  CNP_USER,
+  type CnpRequestRecord,
+  cnpQueryResponse,
+  cnpResponse,
+  MERCHANT_ID,
+  parseCnpRequest,
+  TOKEN,
+} from "../../../processors/worldpay/__tests__/cnp-fixtures"
 
 export const SECRETS = [PAYMENT_TOKEN_KEY, CNP_PASSWORD, TOKEN] as const
 
@@ -156,115 +164,6 @@ export function capturedPayment(overrides: Partial<ServiceScanPaymentData> = {})
       },
     ],
     ...overrides,
-  })
-}
-
-const xmlParser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "@_",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  removeNSPrefix: false,
-})
-
-/** A parsed cnpAPI request as the processor received it. */
-export type CnpRequestRecord = {
-  raw: string
-  headers: Headers
-  root: Record<string, unknown>
-  type: string
-  txn: Record<string, unknown>
-}
-
-export function parseCnpRequest(raw: string, headers: Headers): CnpRequestRecord {
-  const document = xmlParser.parse(raw) as Record<string, unknown>
-  const root = document.cnpOnlineRequest as Record<string, unknown>
-  const type = Object.keys(root).find((key) => !key.startsWith("@_") && key !== "authentication")
-  if (!type) {
-    throw new Error(`no transaction in ${raw}`)
-  }
-  return { raw, headers, root, type, txn: root[type] as Record<string, unknown> }
-}
-
-const xmlBuilder = new XMLBuilder({
-  ignoreAttributes: false,
-  attributeNamePrefix: "@_",
-  suppressEmptyNode: true,
-  suppressBooleanAttributes: false,
-})
-
-/** A cnpAPI response document, as Worldpay (and the sandbox) writes it. */
-export function cnpResponse(
-  type: string,
-  fields: {
-    response?: string
-    message?: string
-    cnpTxnId?: string
-    id?: string
-    duplicate?: boolean
-    orderId?: string
-    authCode?: string
-    extra?: Record<string, unknown>
-  } = {},
-  envelope: { response?: string; message?: string } = {}
-): string {
-  const element: Record<string, unknown> = {}
-  if (fields.id) element["@_id"] = fields.id
-  element["@_reportGroup"] = "Default Report Group"
-  if (fields.duplicate) element["@_duplicate"] = "true"
-  element.cnpTxnId = fields.cnpTxnId ?? "84000000000000099"
-  if (fields.orderId) element.orderId = fields.orderId
-  element.response = fields.response ?? "000"
-  element.responseTime = "2025-01-01T00:00:00"
-  element.message = fields.message ?? "Approved"
-  if (fields.authCode) element.authCode = fields.authCode
-  Object.assign(element, fields.extra ?? {})
-  return xmlBuilder.build({
-    "?xml": { "@_version": "1.0", "@_encoding": "UTF-8" },
-    cnpOnlineResponse: {
-      "@_version": "12.30",
-      "@_xmlns": "http://www.vantivcnp.com/schema",
-      "@_response": envelope.response ?? "0",
-      "@_message": envelope.message ?? "Valid Format",
-      ...(envelope.response && envelope.response !== "0" ? {} : { [`${type}Response`]: element }),
-    },
-  })
-}
-
-/**
- * A cnpAPI `<queryTransactionResponse>`: the original answers found (150), or
- * none (151), under `<results_max10>`.
- */
-export function cnpQueryResponse(
-  found: Array<{ type: string; cnpTxnId?: string; response?: string; message?: string }>,
-  response = found.length ? "150" : "151"
-): string {
-  const results: Record<string, unknown[]> = {}
-  for (const original of found) {
-    ;(results[`${original.type}Response`] ??= []).push({
-      "@_reportGroup": "Default Report Group",
-      cnpTxnId: original.cnpTxnId ?? "84000000000000099",
-      response: original.response ?? "000",
-      responseTime: "2025-01-01T00:00:00",
-      message: original.message ?? "Approved",
-    })
-  }
-  return xmlBuilder.build({
-    "?xml": { "@_version": "1.0", "@_encoding": "UTF-8" },
-    cnpOnlineResponse: {
-      "@_version": "12.30",
-      "@_xmlns": "http://www.vantivcnp.com/schema",
-      "@_response": "0",
-      "@_message": "Valid Format",
-      queryTransactionResponse: {
-        "@_reportGroup": "Default Report Group",
-        response,
-        responseTime: "2025-01-01T00:00:00",
-        message: found.length ? "Original transaction found" : "Original transaction not found",
-        matchCount: String(found.length),
-        ...(found.length ? { results_max10: results } : {}),
-      },
-    },
   })
 }
 

@@ -1,5 +1,6 @@
 import { setupServer } from "msw/node"
-import { CHECKOUT_TRUST_REFUSALS, ServiceScanPaymentError } from "../errors"
+import { ServiceScanPaymentError } from "../errors"
+import { CHECKOUT_TRUST_REFUSALS } from "../messages"
 import { parseServiceScanOptions } from "../options"
 import type { ServiceScanAccountHolderData } from "../saved-cards"
 import type { ServiceScanSessionData } from "../types"

@@ -1,5 +1,5 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import type { ProcessorGateway } from "../gateways/types"
+import type { ProcessorGateway } from "../../../processors/types"
 import { ServiceScanProviderService } from "../service"
 import { baseOptions, CNP_PASSWORD, createCapturingLogger, PAYMENT_TOKEN_KEY } from "./helpers"
 
