@@ -4,9 +4,12 @@
 // - In code and docs, every mention of a Markdown file (`docs/disputes.md`, `service-spec.md`,
 //   `demo/README.md` …) names a file of the repository.
 // - In Markdown, every relative link and image resolves to a file, and every `#anchor` to a heading
-//   (or an explicit `<a id>`) of the target document.
+//   (or an explicit `<a id>`) of the target document; an anchor on a folder is one of its README's
+//   headings, as GitHub shows that README under the folder.
 // - Links into this repository by URL (github.com/<repo>/blob|tree/main/…, raw.githubusercontent.com)
-//   name files that exist, since the npm registry page cannot follow relative ones.
+//   name files that exist, since the npm registry page cannot follow relative ones; their anchors are
+//   checked the same way.
+// - A mention with an anchor in code (`docs/api.md#the-webhook`) names a heading of that document.
 // - The published READMEs (shown on the npm registry pages) have no relative links at all.
 import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync, statSync } from "node:fs"
@@ -62,9 +65,16 @@ function anchors(file) {
 function checkTarget(from, target, label, base = dirname(join(root, from))) {
   checked++
   const [path, fragment] = target.split("#")
-  const file = path ? normalize(join(base, decodeURI(path))) : join(root, from)
-  if (!existsSync(file)) {
+  const found = path ? normalize(join(base, decodeURI(path))) : join(root, from)
+  if (!existsSync(found)) {
     problems.push(`${from}: ${label} ${target}: no such file`)
+    return
+  }
+  // GitHub shows a folder's README under it, so an anchor on a folder is one of that README's
+  // headings; `#readme` is GitHub's own anchor for the README itself.
+  const file = statSync(found).isDirectory() && fragment && fragment !== "readme" ? join(found, "README.md") : found
+  if (fragment && fragment !== "readme" && !existsSync(file)) {
+    problems.push(`${from}: ${label} ${target}: #${fragment} on a folder without a README.md`)
     return
   }
   if (fragment && statSync(file).isFile() && file.endsWith(".md") && !anchors(file).has(fragment)) {
@@ -77,13 +87,18 @@ for (const file of files) {
   if (file.startsWith("docs/screenshots/") || file === "scripts/check-docs.mjs") continue
   const text = readFileSync(join(root, file), "utf8")
 
-  // Mentions of Markdown files anywhere (code comments included).
-  for (const [mention] of text.matchAll(/(?<![\w/.-])(?:\.{1,2}\/)*[\w-]+(?:\/[\w.-]+)*\.md\b/g)) {
+  // Mentions of Markdown files anywhere (code comments included), with their anchor if any.
+  for (const [, mention, fragment] of text.matchAll(/(?<![\w/.-])((?:\.{1,2}\/)*[\w-]+(?:\/[\w.-]+)*\.md)\b(?:#([\w-]+))?/g)) {
     if (/^https?:/.test(mention)) continue
     checked++
     const candidates = [join(root, mention), join(root, dirname(file), mention)]
-    const ok = mention.includes("/") ? candidates.some((c) => existsSync(c)) : basenames.has(mention)
-    if (!ok) problems.push(`${file}: mentions ${mention}, which is not in the repository`)
+    const found = mention.includes("/") ? candidates.find((c) => existsSync(c)) : basenames.has(mention) ? undefined : null
+    if (found === null || (mention.includes("/") && found === undefined)) {
+      problems.push(`${file}: mentions ${mention}, which is not in the repository`)
+    } else if (fragment && found && !file.endsWith(".md") && !anchors(found).has(fragment)) {
+      // In Markdown the link checks below see anchors; in code this is the only check.
+      problems.push(`${file}: mentions ${mention}#${fragment}: no heading #${fragment} in ${relative(root, found)}`)
+    }
   }
 
   if (!file.endsWith(".md")) continue
@@ -95,10 +110,16 @@ for (const file of files) {
       const { owner, name } = repoUrl
       const blob = new RegExp(`^https://github\\.com/${owner}/${name}/(?:blob|tree)/main/([^#?]*)(#.*)?$`).exec(url)
       const raw = new RegExp(`^https://raw\\.githubusercontent\\.com/${owner}/${name}/main/([^#?]*)$`).exec(url)
+      // The repository's own page shows the root README: its anchors are that README's headings.
+      const home = new RegExp(`^https://github\\.com/${owner}/${name}/?(#.+)$`).exec(url)
+      if (home) {
+        checkTarget(file, home[1] === "#readme" ? "README.md" : `README.md${home[1]}`, `link ${url} →`, root)
+        continue
+      }
       const inRepo = blob ?? raw
       if (inRepo) {
         const path = inRepo[1] || "."
-        const fragment = blob?.[2] && blob[2] !== "#readme" ? blob[2] : ""
+        const fragment = blob?.[2] ?? ""
         checkTarget(file, `${path}${fragment}`, `link ${url} →`, root)
       }
       continue

@@ -1,5 +1,5 @@
 import { Badge, Text } from "@medusajs/ui"
-import { dueUrgency, formatDate, formatDueDays } from "../lib/format"
+import { deadlineAt, formatDate, formatDueDays } from "../lib/format"
 
 type DueDateProps = {
   dueBy: string | null
@@ -20,26 +20,16 @@ export const DueDate = ({ dueBy, settled = false, now }: DueDateProps) => {
       </Text>
     )
   }
-  const urgency = settled ? "ok" : dueUrgency(dueBy, now)
+  const deadline = settled ? null : deadlineAt(dueBy, now)
   const relative = formatDueDays(dueBy, now)
   return (
     <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
       <Text as="span" size="small" leading="compact" title={new Date(dueBy).toLocaleString()}>
         {formatDate(dueBy)}
       </Text>
-      {urgency === "overdue" && (
-        <Badge size="2xsmall" color="red">
-          Overdue · {relative}
-        </Badge>
-      )}
-      {urgency === "today" && (
-        <Badge size="2xsmall" color="red">
-          Due {relative}
-        </Badge>
-      )}
-      {urgency === "soon" && (
-        <Badge size="2xsmall" color="orange">
-          Due {relative}
+      {deadline && deadline.urgency !== "ok" && (
+        <Badge size="2xsmall" color={deadline.color}>
+          {deadline.urgency === "overdue" ? `Overdue · ${relative}` : `Due ${relative}`}
         </Badge>
       )}
     </span>

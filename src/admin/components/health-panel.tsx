@@ -143,7 +143,8 @@ const ServiceSection = ({ health, onCheck, checking }: { health: ServiceHealth; 
         <Row label="Unconfirmed submissions">
           <Text size="small" leading="compact">
             {health.needs_attention_count} proof request{health.needs_attention_count === 1 ? "" : "s"}: ServiceScan's
-            answer was lost. Open the dispute and use Resubmit if it does not turn pending.
+            answer was lost or is still on its way. Each is sent again by itself after a wait; to send one sooner,
+            open its dispute and use Resubmit.
           </Text>
         </Row>
       )}

@@ -15,13 +15,12 @@ export function proofRequestStateText(pr: ProofRequest, now: Date = new Date()):
       return pr.next_poll_at
         ? `Not sent yet. Next attempt ${formatRelative(pr.next_poll_at, now)} (${formatDateTime(pr.next_poll_at)}).`
         : "Not sent yet."
-    case "submitting":
-      return "Sent, but ServiceScan's answer was lost. Use Resubmit if it does not show up as pending."
     case "complete":
       return pr.completed_at ? `Completed ${formatDateTime(pr.completed_at)}.` : "Completed."
     case "failed":
       return "ServiceScan refused this request."
     default:
+      // `submitting` too: what happens to a lost answer is the module's to say, in one place.
       return proofRequestStatusLabel(pr.status).description
   }
 }

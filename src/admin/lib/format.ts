@@ -1,6 +1,14 @@
-// Import-free by design (see its header): the admin bundle shares the payment
-// provider's ISO 4217 table instead of trusting the browser's CLDR data.
-import { currencyExponent } from "../../utils/currency-exponents"
+// Import-free by design (see their headers): the admin bundle shares the
+// payment provider's ISO 4217 table instead of trusting the browser's CLDR
+// data, the server's card brands, and the module's words for its statuses.
+import { cardBrandName } from "../../lib/card-brands"
+import { currencyExponent } from "../../lib/currency-exponents"
+import {
+  CHARGEBACK_STATUS_MEANINGS,
+  DISPUTE_CASE_OUTCOME_MEANINGS,
+  DISPUTE_RESPONSE_STATUS_MEANINGS,
+  PROOF_REQUEST_STATUS_MEANINGS,
+} from "../../modules/servicescan/lifecycle/status-meanings"
 import type { ChargebackStatus, DisputeCaseOutcome, DisputeResponseStatus, ProofRequestStatus } from "./types"
 
 /** The badge colours `@medusajs/ui` offers (StatusBadge and Badge share them). */
@@ -106,11 +114,32 @@ export function formatEvery(ms: number): string {
   return `every ${Math.round(ms)} ms`
 }
 
+// ---------------------------------------------------------------------------
+// Deadlines: one model for a chargeback's `due_by` and a case's reply-by day
+// ---------------------------------------------------------------------------
+
 /** How pressing a response deadline is; processors give days, and a missed one loses the dispute. */
 export type DueUrgency = "none" | "ok" | "soon" | "today" | "overdue"
 
 /** Within this many days a deadline is flagged; evidence packs take a day or two to assemble. */
 export const DUE_SOON_DAYS = 3
+
+/**
+ * A deadline as the admin weighs it: whole calendar days from today to its
+ * day, and how pressing that is. Both kinds of deadline come down to this;
+ * they differ only in how their day is counted (see {@link deadlineAt} and
+ * {@link deadlineOnDay}).
+ */
+export type Deadline = { days: number; urgency: Exclude<DueUrgency, "none">; color: BadgeColor }
+
+/** Past and close deadlines stand out; one that is far enough stays quiet. */
+const URGENCY_COLORS: Record<Deadline["urgency"], BadgeColor> = { overdue: "red", today: "red", soon: "orange", ok: "grey" }
+
+/** The one rule: past is overdue, the day itself is today, then soon for {@link DUE_SOON_DAYS} days. */
+function deadline(days: number, passed: boolean): Deadline {
+  const urgency = passed ? "overdue" : days <= 0 ? "today" : days <= DUE_SOON_DAYS ? "soon" : "ok"
+  return { days, urgency, color: URGENCY_COLORS[urgency] }
+}
 
 /**
  * Whole calendar days from today to the deadline's day, in the admin's time
@@ -123,19 +152,18 @@ export function calendarDaysUntil(value: string | Date, now: Date = new Date()):
   return Math.round((day(date) - day(now)) / DAY_MS)
 }
 
-export function dueUrgency(dueBy: string | Date | null | undefined, now: Date = new Date()): DueUrgency {
+/**
+ * A deadline at an instant (a chargeback's `due_by`), counted in the admin's
+ * own calendar days; it has passed once the instant has, even on its day.
+ */
+export function deadlineAt(dueBy: string | Date | null | undefined, now: Date = new Date()): Deadline | null {
   const date = toDate(dueBy)
-  if (!date) {
-    return "none"
-  }
-  if (date.getTime() < now.getTime()) {
-    return "overdue"
-  }
-  const days = calendarDaysUntil(date, now)
-  if (days <= 0) {
-    return "today"
-  }
-  return days <= DUE_SOON_DAYS ? "soon" : "ok"
+  return date ? deadline(calendarDaysUntil(date, now), date.getTime() < now.getTime()) : null
+}
+
+/** How pressing a chargeback's `due_by` is, "none" without one: {@link deadlineAt}'s urgency. */
+export function dueUrgency(dueBy: string | Date | null | undefined, now: Date = new Date()): DueUrgency {
+  return deadlineAt(dueBy, now)?.urgency ?? "none"
 }
 
 /** "today", "tomorrow", "in 3 days", "2 days ago": a deadline in calendar days. */
@@ -145,56 +173,41 @@ export function formatDueDays(dueBy: string | Date, now: Date = new Date(), loca
 
 type Label = { label: string; color: BadgeColor; description: string }
 
-const CHARGEBACK_STATUS_LABELS: Record<ChargebackStatus, Label> = {
-  open: { label: "Open", color: "grey", description: "Recorded; evidence collection is starting." },
-  evidence_pending: {
-    label: "Evidence pending",
-    color: "blue",
-    description: "The order's card scans were sent to ServiceScan; waiting for its verdict.",
-  },
-  evidence_ready: {
-    label: "Evidence ready",
-    color: "green",
-    description: "At least one scan is worth disputing: its image is ready to send to the processor.",
-  },
-  no_evidence: {
-    label: "No evidence",
-    color: "orange",
-    description: "Nothing to send: no scan ids, every scan looks like true fraud, or the request was refused.",
-  },
-  won: { label: "Won", color: "green", description: "The dispute was decided in the store's favour." },
-  lost: { label: "Lost", color: "red", description: "The dispute was decided against the store." },
-  closed: { label: "Closed", color: "grey", description: "Closed without a decision (accepted or withdrawn)." },
+/** A badge's words and colour; what the status means comes from the module (lifecycle/status-meanings.ts). */
+type Badge = Omit<Label, "description">
+
+/** A status's label from its table, with the module's meaning; one the UI does not know yet is still shown, in plain words. */
+function statusLabel(badges: Record<string, Badge>, meanings: Readonly<Record<string, string>>, status: string): Label {
+  // An own-property check, so a status like "constructor" never reads the prototype.
+  return Object.prototype.hasOwnProperty.call(badges, status)
+    ? { ...badges[status], description: meanings[status] }
+    : { label: humanize(status), color: "grey", description: "" }
 }
 
-/** A status's label from its table; one the UI does not know yet is still shown, in plain words. */
-function statusLabel(labels: Record<string, Label>, status: string): Label {
-  return labels[status] ?? { label: humanize(status), color: "grey", description: "" }
+const CHARGEBACK_STATUS_BADGES: Record<ChargebackStatus, Badge> = {
+  open: { label: "Open", color: "grey" },
+  evidence_pending: { label: "Evidence pending", color: "blue" },
+  evidence_ready: { label: "Evidence ready", color: "green" },
+  no_evidence: { label: "No evidence", color: "orange" },
+  won: { label: "Won", color: "green" },
+  lost: { label: "Lost", color: "red" },
+  closed: { label: "Closed", color: "grey" },
 }
 
 export function chargebackStatusLabel(status: string): Label {
-  return statusLabel(CHARGEBACK_STATUS_LABELS, status)
+  return statusLabel(CHARGEBACK_STATUS_BADGES, CHARGEBACK_STATUS_MEANINGS, status)
 }
 
-const PROOF_REQUEST_STATUS_LABELS: Record<ProofRequestStatus, Label> = {
-  to_submit: {
-    label: "Queued",
-    color: "orange",
-    description: "Not sent yet (the service was unreachable); the poll job sends it.",
-  },
-  submitting: {
-    label: "Unconfirmed",
-    color: "orange",
-    description:
-      "Sent, with no answer recorded yet: in flight, or the service's answer was lost. It is not re-sent automatically, to avoid a duplicate request.",
-  },
-  pending: { label: "Pending", color: "blue", description: "ServiceScan is processing the scans." },
-  complete: { label: "Complete", color: "green", description: "ServiceScan returned a verdict for the scans." },
-  failed: { label: "Failed", color: "red", description: "ServiceScan refused the request for good." },
+const PROOF_REQUEST_STATUS_BADGES: Record<ProofRequestStatus, Badge> = {
+  to_submit: { label: "Queued", color: "orange" },
+  submitting: { label: "Unconfirmed", color: "orange" },
+  pending: { label: "Pending", color: "blue" },
+  complete: { label: "Complete", color: "green" },
+  failed: { label: "Failed", color: "red" },
 }
 
 export function proofRequestStatusLabel(status: string): Label {
-  return statusLabel(PROOF_REQUEST_STATUS_LABELS, status)
+  return statusLabel(PROOF_REQUEST_STATUS_BADGES, PROOF_REQUEST_STATUS_MEANINGS, status)
 }
 
 export type GroundTruthView = {
@@ -290,25 +303,30 @@ export function daysBetween(from: string, to: string): number | null {
   return a === null || b === null ? null : Math.round((b - a) / DAY_MS)
 }
 
+/**
+ * A deadline on a processor's day (a case's reply-by day, `YYYY-MM-DD`),
+ * counted in UTC days as the backend counts them. The day itself is still
+ * open (the backend refuses only after it), so it has passed only the day after.
+ */
+export function deadlineOnDay(day: string | null | undefined, today: string = todayUtc()): Deadline | null {
+  const days = day ? daysBetween(today, day) : null
+  return days === null ? null : deadline(days, days < 0)
+}
+
 export type ReplyByView = { label: string; color: BadgeColor; days: number }
 
 /**
  * The countdown to a case's reply-by day: "3 days left", "1 day left", "due
- * today", "passed". The day itself is still open (the backend refuses only
- * after it), so "due today" is the last chance, not too late.
+ * today", "passed". "Due today" is the last chance, not too late.
  */
 export function replyByCountdown(replyBy: string | null | undefined, today: string = todayUtc()): ReplyByView | null {
-  const days = replyBy ? daysBetween(today, replyBy) : null
-  if (days === null) {
+  const view = deadlineOnDay(replyBy, today)
+  if (!view) {
     return null
   }
-  if (days < 0) {
-    return { label: "passed", color: "red", days }
-  }
-  if (days === 0) {
-    return { label: "due today", color: "red", days }
-  }
-  return { label: days === 1 ? "1 day left" : `${days} days left`, color: days <= DUE_SOON_DAYS ? "orange" : "grey", days }
+  const { days, urgency, color } = view
+  const label = urgency === "overdue" ? "passed" : urgency === "today" ? "due today" : days === 1 ? "1 day left" : `${days} days left`
+  return { label, color, days }
 }
 
 /** "worldpay" → "Worldpay": the processor named as a merchant knows it. */
@@ -320,46 +338,29 @@ export function gatewayDisplayName(gateway: string | null | undefined): string {
   return name.charAt(0).toUpperCase() + name.slice(1)
 }
 
-const RESPONSE_STATUS_LABELS: Record<DisputeResponseStatus, Label> = {
-  none: { label: "Not answered", color: "grey", description: "Nothing was sent to the processor yet." },
-  representing: {
-    label: "Sending evidence",
-    color: "blue",
-    description: "The evidence pack is being uploaded to the case and the chargeback represented.",
-  },
-  represented: {
-    label: "Evidence sent",
-    color: "green",
-    description: "The evidence pack is on the case and the chargeback was represented; the card network decides next.",
-  },
-  accepting: { label: "Accepting liability", color: "blue", description: "The acceptance is being sent to the processor." },
-  liability_accepted: {
-    label: "Liability accepted",
-    color: "orange",
-    description: "The chargeback was accepted: the disputed amount stays with the cardholder.",
-  },
-  expired: {
-    label: "Expired",
-    color: "red",
-    description: "The reply-by day passed without an answer; the processor takes nothing more on this case.",
-  },
+const RESPONSE_STATUS_BADGES: Record<DisputeResponseStatus, Badge> = {
+  none: { label: "Not answered", color: "grey" },
+  representing: { label: "Sending evidence", color: "blue" },
+  represented: { label: "Evidence sent", color: "green" },
+  accepting: { label: "Accepting liability", color: "blue" },
+  liability_accepted: { label: "Liability accepted", color: "orange" },
+  expired: { label: "Expired", color: "red" },
 }
 
 /** Our answer to a case, in plain words. */
 export function responseStatusLabel(status: string): Label {
-  return statusLabel(RESPONSE_STATUS_LABELS, status)
+  return statusLabel(RESPONSE_STATUS_BADGES, DISPUTE_RESPONSE_STATUS_MEANINGS, status)
+}
+
+const CASE_OUTCOME_BADGES: Record<DisputeCaseOutcome, Badge> = {
+  won: { label: "Won", color: "green" },
+  lost: { label: "Lost", color: "red" },
 }
 
 /** The card network's decision on a case. */
 export function caseOutcomeLabel(outcome: DisputeCaseOutcome | string | null | undefined): Label {
-  if (outcome === "won") {
-    return { label: "Won", color: "green", description: "Decided in your favour: the money comes back." }
-  }
-  if (outcome === "lost") {
-    return { label: "Lost", color: "red", description: "Decided for the cardholder." }
-  }
   return outcome
-    ? { label: humanize(outcome), color: "grey", description: "" }
+    ? statusLabel(CASE_OUTCOME_BADGES, DISPUTE_CASE_OUTCOME_MEANINGS, outcome)
     : { label: "Not decided yet", color: "grey", description: "The card network has not decided." }
 }
 
@@ -409,11 +410,9 @@ export function queueView(
   return { label: processorQueue ? `With ${gatewayDisplayName(gateway)}` : "Unknown", processorQueue }
 }
 
-const CARD_TYPES: Record<string, string> = { VI: "Visa", MC: "Mastercard", AX: "American Express", DI: "Discover" }
-
-/** "Visa •••• 0123" from cnpAPI's card type code and the last four digits. */
+/** "Visa •••• 0123" from cnpAPI's card type code and the last four digits; brands from the server's one table. */
 export function cardLabel(type: string | null | undefined, last4: string | null | undefined): string {
-  const brand = type ? (CARD_TYPES[type.toUpperCase()] ?? type) : null
+  const brand = type ? (cardBrandName(type) ?? type) : null
   return [brand, last4 ? `•••• ${last4}` : null].filter(Boolean).join(" ") || "–"
 }
 

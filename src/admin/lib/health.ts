@@ -73,7 +73,7 @@ export function normalizeHealth(raw: unknown): ServiceHealth {
       ) as Partial<Record<ProofRequestStatus, number>>)
     : null
   // Waiting on the service: queued or pending. Unconfirmed submissions are
-  // counted apart, as needing a person (see needs_attention_count).
+  // counted apart, as worth an admin's look (see needs_attention_count).
   const pendingFromCounts = counts ? (counts.to_submit ?? 0) + (counts.pending ?? 0) : null
   const pending_count = first(
     num(body.pending_count),

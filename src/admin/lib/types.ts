@@ -176,7 +176,7 @@ export type DisputeAction = "represent" | "accept"
 
 /**
  * One activity on a processor case, as the dispute gateway reads it
- * (`DisputeActivity` in modules/servicescan/gateways/types.ts, a file the
+ * (`DisputeActivity` in processors/types.ts, a file the
  * admin does not import: it holds server classes).
  */
 export type DisputeActivity = {
@@ -231,7 +231,7 @@ export type ServiceHealth = {
   last_polled_at: string | null
   pending_count: number | null
   counts: Partial<Record<ProofRequestStatus, number>> | null
-  /** Submissions whose answer was lost: an admin decides whether to resubmit. */
+  /** Submissions with no answer recorded (in flight, or lost): each is sent again by itself after a wait, or sooner by an admin. */
   needs_attention_count: number | null
   /** True when the poll job stopped on a configuration error. */
   polling_stopped: boolean | null

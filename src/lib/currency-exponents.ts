@@ -48,7 +48,7 @@ export const DEFAULT_CURRENCY_EXPONENT = 2
  * The ISO 4217 minor-unit exponent of a currency (JPY 0, USD 2, KWD 3), in any
  * letter case. It does not validate the code: an unknown or malformed one gets
  * {@link DEFAULT_CURRENCY_EXPONENT}; callers that must refuse bad codes (the
- * server's `currencyExponent` in `money.ts`) check them first.
+ * server's `currencyExponent` in `processors/money.ts`) check them first.
  */
 export function currencyExponent(currencyCode: string): number {
   const code = typeof currencyCode === "string" ? currencyCode.trim().toUpperCase() : ""

@@ -1,11 +1,15 @@
+// The body of the case import job (import-servicescan-dispute-cases.ts), which
+// the admin's "Import now" (POST /admin/servicescan/cases/import) runs too. The
+// leading underscore keeps Medusa's job loader from taking this file for a job:
+// it skips files whose name starts with "_".
 import type { ILockingModule, Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { randomUUID } from "node:crypto"
 import { SERVICESCAN_MODULE } from "../modules/servicescan"
-import type { DisputeCaseRecord } from "../modules/servicescan/gateways/types"
+import type { DisputeCaseRecord } from "../processors/types"
 import type ServiceScanModuleService from "../modules/servicescan/service"
-import { importDisputeCasesWorkflow } from "./import-dispute-cases"
-import { runAutoResponses } from "./run-auto-responses"
+import { importDisputeCasesWorkflow } from "../workflows/import-dispute-cases"
+import { runAutoResponses } from "./_run-auto-responses"
 
 const RUN_LOCK_KEY = "servicescan:import-dispute-cases"
 const RUN_LOCK_EXPIRE_SECONDS = 30 * 60
@@ -31,13 +35,14 @@ export function dayOf(date: Date): string {
 }
 
 /**
- * The case import's body, exported for tests and the benchmark. Reads the
- * processor's cases day by day, from its cursor (minus an overlap, so a case
- * whose activity lands near midnight, or while the import was down, is never
- * missed) to today, then the cases waiting for the merchant whatever their
- * dates; hands them to `importDisputeCasesWorkflow` page by page. The cursor
- * moves only when every day was read: a failed run is simply repeated, and an
- * import of the same case again changes nothing that has not changed.
+ * The case import's body, exported for the job, "Import now", tests and the
+ * benchmark. Reads the processor's cases day by day, from its cursor (minus an
+ * overlap, so a case whose activity lands near midnight, or while the import
+ * was down, is never missed) to today, then the cases waiting for the merchant
+ * whatever their dates; hands them to `importDisputeCasesWorkflow` page by
+ * page. The cursor moves only when every day was read: a failed run is simply
+ * repeated, and an import of the same case again changes nothing that has not
+ * changed.
  */
 export async function importServiceScanDisputeCases(
   container: MedusaContainer,

@@ -1,10 +1,14 @@
+// The `autoRespond` policy's run, shared by the case import job (which catches
+// up on every case) and the auto-respond subscriber (one chargeback at a time).
+// The leading underscore keeps Medusa's job loader from taking this file for a
+// job: it skips files whose name starts with "_".
 import type { Logger, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { SERVICESCAN_MODULE } from "../modules/servicescan"
 import { autoResponse, isPastReplyBy } from "../modules/servicescan/lifecycle/dispute-case"
 import type ServiceScanModuleService from "../modules/servicescan/service"
-import type { DisputeCaseRow } from "../modules/servicescan/service"
-import { respondToDisputeWorkflow } from "./respond-to-dispute"
+import type { DisputeCaseRow } from "../modules/servicescan/types"
+import { respondToDisputeWorkflow } from "../workflows/respond-to-dispute"
 
 const ANSWERED = { represent: "represented", accept: "liability_accepted" } as const
 
