@@ -6,7 +6,7 @@ import { reserveSandboxUrl, sandboxFetch, startTestSandbox, submitTestForm, Test
 import { SeededStore, seedStore, SERVICESCAN_PROVIDER_ID } from "../helpers/store"
 import { signUpCustomer, SignedInCustomer } from "../helpers/customer"
 import { completeCartWorkflow, createPaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
-import { CHECKOUT_TRUST_REFUSALS } from "../../src/providers/servicescan/errors"
+import { CHECKOUT_TRUST_REFUSALS } from "../../src/providers/servicescan/messages"
 
 /**
  * A leaked id buys nothing (issue 25, package B), through the real app on real PostgreSQL against

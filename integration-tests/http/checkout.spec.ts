@@ -7,7 +7,7 @@ import { SeededStore, seedStore, SERVICESCAN_PROVIDER_ID, SYSTEM_PROVIDER_ID } f
 import { checkoutWithCard, completeCart, sendFormResult, startCheckout } from "../helpers/checkout"
 import { reconcileServiceScanCheckouts } from "../../src/jobs/reconcile-servicescan-checkouts"
 import { NEW_SESSION_MESSAGES, NEW_SESSION_REQUIRED } from "../../src/workflows/utils/checkout-session"
-import { CHECKOUT_TRUST_REFUSALS, SHOPPER_MESSAGES } from "../../src/providers/servicescan/errors"
+import { CHECKOUT_TRUST_REFUSALS, SHOPPER_MESSAGES } from "../../src/providers/servicescan/messages"
 
 /**
  * The shopper's path through Medusa's store API with the ServiceScan provider,

@@ -10,7 +10,7 @@ import { waitFor } from "../helpers/wait"
 import { syncServiceScanProofRequests } from "../../src/jobs/sync-servicescan-proof-requests"
 import { SERVICESCAN_MODULE } from "../../src/modules/servicescan"
 import type ServiceScanModuleService from "../../src/modules/servicescan/service"
-import { signWebhookPayload } from "../../src/modules/servicescan/utils/webhook-signature"
+import { signWebhookPayload } from "../../src/modules/servicescan/lifecycle/webhook-signature"
 import { recordChargebackWorkflow, RecordChargebackWorkflowInput } from "../../src/workflows/record-chargeback"
 import { createStep, createWorkflow, WorkflowData, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 

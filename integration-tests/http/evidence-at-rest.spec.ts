@@ -10,7 +10,7 @@ import sealEvidenceAtRest from "../../src/migration-scripts/servicescan-seal-evi
 import { syncServiceScanProofRequests } from "../../src/jobs/sync-servicescan-proof-requests"
 import { SERVICESCAN_MODULE } from "../../src/modules/servicescan"
 import type ServiceScanModuleService from "../../src/modules/servicescan/service"
-import { importServiceScanDisputeCases } from "../../src/workflows/run-dispute-case-import"
+import { importServiceScanDisputeCases } from "../../src/jobs/_run-dispute-case-import"
 import { pdfText } from "../../src/lib/evidence-pack/__tests__/fixtures"
 import { signUpCustomer, SignedInCustomer } from "../helpers/customer"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, submitTestForm, TestSandbox } from "../helpers/sandbox"

@@ -10,7 +10,7 @@ import { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { SERVICESCAN_MODULE } from "../../src/modules/servicescan"
 import type ServiceScanModuleService from "../../src/modules/servicescan/service"
-import { signWebhookPayload } from "../../src/modules/servicescan/utils/webhook-signature"
+import { signWebhookPayload } from "../../src/modules/servicescan/lifecycle/webhook-signature"
 import { checkoutWithCard, completeCart, startCheckout } from "../helpers/checkout"
 import {
   CONTENT_TYPES,

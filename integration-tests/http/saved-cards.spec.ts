@@ -9,7 +9,7 @@ import { startStorefrontPage } from "../helpers/storefront-page"
 import { launchChromium } from "../../scripts/chromium.cjs"
 import { join } from "node:path"
 import { NEW_SESSION_MESSAGES, SAVED_CARD_REMOVED } from "../../src/workflows/utils/checkout-session"
-import { SHOPPER_MESSAGES } from "../../src/providers/servicescan/errors"
+import { SHOPPER_MESSAGES } from "../../src/providers/servicescan/messages"
 
 /**
  * Saved cards through the real app, on real PostgreSQL, against the real

@@ -5,7 +5,7 @@ import { definePolicies } from "@medusajs/framework/utils"
  * folder at boot (a `policies/` directory of the plugin), registers them,
  * and keeps them in its RBAC tables, where a store owner's roles are granted
  * them (Settings → Roles, or `POST /admin/rbac/roles`). Medusa checks them
- * only with its RBAC feature on; see the README's table of routes.
+ * only with its RBAC feature on; see the table of routes in docs/api.md.
  */
 export const SERVICESCAN_POLICIES = {
   /** Reading disputes and their evidence: chargebacks, cases, card scans, evidence packs, scan sources. */

@@ -1,7 +1,7 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { ServiceScanEvents } from "../modules/servicescan/types"
-import { runAutoResponses } from "../workflows/run-auto-responses"
+import { runAutoResponses } from "../jobs/_run-auto-responses"
 
 type EvidenceEvent = { id: string; chargeback_id?: string }
 

@@ -1,7 +1,6 @@
 import { createWorkflow, transform, WorkflowData, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { useQueryGraphStep } from "@medusajs/medusa/core-flows"
-import type { ClaimedProofRequest } from "../modules/servicescan/service"
-import { ProofRequestStatus } from "../modules/servicescan/types"
+import { ClaimedProofRequest, ProofRequestStatus } from "../modules/servicescan/types"
 import { archiveScanImagesWorkflow } from "./archive-scan-images"
 import { ensureServiceAvailableStep } from "./steps/ensure-service-available"
 import { syncProofRequestsWorkflow } from "./sync-proof-requests"

@@ -1,8 +1,8 @@
 import { createWorkflow, transform, WorkflowData, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { emitEventStep } from "@medusajs/medusa/core-flows"
-import type { ClaimedProofRequest } from "../modules/servicescan/service"
 import {
   ChargebackEvidenceReadyEvent,
+  ClaimedProofRequest,
   ProofRequestCompletedEvent,
   ServiceScanEvents,
 } from "../modules/servicescan/types"

@@ -21,7 +21,7 @@ jest.setTimeout(240_000)
 
 const APPROVE = "4457119922390123"
 const DECLINE = "4000000000009995" // 110 Insufficient Funds at the processor
-/** The plugin's one sentence for every card decline: no reason a card tester could read (README, Card testing). */
+/** The plugin's one sentence for every card decline: no reason a card tester could read (docs/checkout.md, Card testing). */
 const DECLINE_MESSAGE = "Your card was declined. Please check your card details or use a different card."
 const SHOTS = process.env.E2E_SCREENSHOTS ?? "/tmp/servicescan-nextjs-e2e"
 // The reload case slows every service call to 3 s and needs the completion to outlast the reload,

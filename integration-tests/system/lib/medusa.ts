@@ -26,7 +26,7 @@ export async function call<T = unknown>(
   return { status: response.status, body: body as T, text }
 }
 
-/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`, as the README tells a card network's integrator. */
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`, as docs/api.md tells a card network's integrator. */
 export function signWebhook(rawBody: string, secret: string = CANARY.webhookSecret, at = Date.now()): string {
   const t = Math.floor(at / 1000)
   const v1 = createHmac("sha256", secret).update(`${t}.${rawBody}`).digest("hex")

@@ -2,7 +2,7 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
-import { sameCheckout } from "../../modules/servicescan/sql/form-bindings"
+import { sameCheckout } from "../../modules/servicescan/lifecycle/form-binding"
 import { formBoundElsewhereError } from "../../providers/servicescan/errors"
 import { SERVER_ONLY_KEYS, storefrontInputSchema } from "../../providers/servicescan/types"
 import { jsonBoundsProblem } from "./json-bounds"

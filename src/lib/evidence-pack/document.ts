@@ -3,12 +3,13 @@
  * (`build.ts`); this file turns an input and a set of ready images into a PDF.
  */
 import { PDFDocument } from "pdf-lib"
+import { cardBrandName } from "../card-brands"
 import { FLATE_RGB_DECODE_PARMS, type ImageKind, type ReductionLevel } from "./images"
 import { COLORS, type EmbeddedImage, PAGE_SIZES, PackWriter } from "./layout"
 import { formatBytes, formatDate, formatTimestamp, present } from "./text"
 import type { EvidencePackAddress, EvidencePackInput, EvidencePackScan } from "./types"
 
-/** The words the pack uses for each verdict, as the README defines them. */
+/** The words the pack uses for each verdict, as docs/statuses.md defines them ("A scan's verdict"). */
 export const VERDICT_WORDING = {
   valid: "Valid: a good candidate for a dispute. The card was physically present and scanned.",
   invalid: "Invalid: likely true fraud, not a good candidate for a dispute.",
@@ -49,17 +50,6 @@ const PRODUCER = "medusa-plugin-servicescan"
 const IMAGE_MAX_HEIGHT = 250
 /** What a level-2 heading takes (see `PackWriter.heading`). */
 const SUBHEADING_HEIGHT = 6 + 11 * 1.3 + 3
-
-/** Worldpay's method codes (cnpAPI `<type>`), spelled out for a reader outside the processor. */
-const CARD_TYPES: Record<string, string> = {
-  VI: "Visa",
-  MC: "Mastercard",
-  AX: "American Express",
-  DI: "Discover",
-  DC: "Diners Club",
-  JC: "JCB",
-  UP: "UnionPay",
-}
 
 /** Lays out the whole pack. Deterministic: the same input and context give the same bytes. */
 export async function renderPack(input: EvidencePackInput, context: RenderContext): Promise<{ pdf: Uint8Array; pages: number }> {
@@ -185,7 +175,8 @@ function plural(count: number, noun: string): string {
 export function cardLabel(cardType: string | null | undefined, last4: string | null | undefined): string | null {
   const digits = (last4 ?? "").replace(/\D/g, "").slice(-4)
   const code = present(cardType)
-  const named = code === null ? undefined : CARD_TYPES[code.trim().toUpperCase()]
+  // The processor's code stays beside the brand, for a reader outside the processor.
+  const named = code === null ? undefined : cardBrandName(code)
   const type = named ? `${named} (${code})` : code
   if (digits === "" && type === null) return null
   if (digits === "") return `${type}`

@@ -1,6 +1,6 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
-import type { FetchOutcome, ProofResultsSnapshot } from "../../modules/servicescan/service"
+import type { FetchOutcome, ProofResultsSnapshot } from "../../modules/servicescan/types"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
 
 /** Stores what the status checks found: ground truths, statuses, next poll times. */

@@ -4,8 +4,8 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { EvidenceKeyMissingError, sealedEvidenceFilename } from "../../lib/sealed-evidence"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
-import { describeError } from "../../modules/servicescan/service"
-import { mapWithConcurrency } from "../../modules/servicescan/utils/concurrency"
+import { describeError } from "../../modules/servicescan/services/disputes-api"
+import { mapWithConcurrency } from "../../modules/servicescan/services/concurrency"
 import type { EvidenceToArchive } from "./list-evidence-to-archive"
 
 export type ArchivedImage =

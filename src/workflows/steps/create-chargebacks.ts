@@ -1,7 +1,7 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import { CHARGEBACK_ID_PREFIX } from "../../modules/servicescan/models/chargeback"
-import { newEntityId } from "../../modules/servicescan/utils/entity-id"
+import { newEntityId } from "../../modules/servicescan/repositories/entity-id"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
 import type { CreateChargebackStepInput } from "./create-chargeback"
 

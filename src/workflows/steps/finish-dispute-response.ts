@@ -2,7 +2,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import { DisputeAction, decideResponse } from "../../modules/servicescan/lifecycle/dispute-case"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
-import type { DisputeCaseRow } from "../../modules/servicescan/service"
+import type { DisputeCaseRow } from "../../modules/servicescan/types"
 import type { DisputeAnswerOutcome } from "./send-dispute-answer"
 
 /** Records what became of the answer, as the lifecycle decides; the compensation restores the case's answer fields. */

@@ -1,6 +1,6 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
-import type { ChargebackStatusChange } from "../../modules/servicescan/service"
+import type { ChargebackStatusChange } from "../../modules/servicescan/types"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
 
 /** Derives each chargeback's status from its proof requests; answers the changes. */

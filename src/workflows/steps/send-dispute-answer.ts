@@ -1,12 +1,11 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
-import { DisputeGatewayConfigurationError } from "../../modules/servicescan/gateways/errors"
-import { DisputeGatewayRefusal } from "../../modules/servicescan/gateways/types"
-import type { DisputeCaseRecord } from "../../modules/servicescan/gateways/types"
+import { DisputeGatewayConfigurationError, DisputeGatewayRefusal } from "../../processors/types"
+import type { DisputeCaseRecord } from "../../processors/types"
 import type { DisputeAction } from "../../modules/servicescan/lifecycle/dispute-case"
 import { reconcileWithProcessor } from "../../modules/servicescan/lifecycle/dispute-case"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
-import type { DisputeCaseRow } from "../../modules/servicescan/service"
+import type { DisputeCaseRow } from "../../modules/servicescan/types"
 
 export type SendDisputeAnswerStepInput = {
   case: DisputeCaseRow

@@ -3,7 +3,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import { DisputeAction, decideResponse } from "../../modules/servicescan/lifecycle/dispute-case"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
-import type { DisputeCaseRow } from "../../modules/servicescan/service"
+import type { DisputeCaseRow } from "../../modules/servicescan/types"
 
 export type StartDisputeResponseStepInput = { case_id: string; action: DisputeAction; today: string }
 

@@ -1,7 +1,7 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
-import type { DisputeCaseRow } from "../../modules/servicescan/service"
+import type { DisputeCaseRow } from "../../modules/servicescan/types"
 
 export type DisputeCaseUpdate = Partial<
   Pick<

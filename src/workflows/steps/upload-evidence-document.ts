@@ -4,7 +4,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import { reconcileWithProcessor } from "../../modules/servicescan/lifecycle/dispute-case"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
-import type { DisputeCaseRow } from "../../modules/servicescan/service"
+import type { DisputeCaseRow } from "../../modules/servicescan/types"
 
 export type UploadEvidenceDocumentStepInput = {
   case: DisputeCaseRow

@@ -1,6 +1,6 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
-import type { DisputeCaseRecord } from "../../modules/servicescan/gateways/types"
+import type { DisputeCaseRecord } from "../../processors/types"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
 
 export type UpsertDisputeCasesStepInput = { gateway: string; cases: DisputeCaseRecord[]; today: string }

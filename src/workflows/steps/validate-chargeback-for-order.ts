@@ -1,7 +1,7 @@
 import type { BigNumberInput } from "@medusajs/framework/types"
 import { MathBN, MedusaError } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
-import { currencyExponent, toMinorUnits } from "../../utils/money"
+import { currencyExponent, toMinorUnits } from "../../processors/money"
 
 export type ValidateChargebackForOrderStepInput = {
   amount: BigNumberInput

@@ -1,7 +1,7 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
-import type { DisputeCaseMatch } from "../../modules/servicescan/service"
+import type { DisputeCaseMatch } from "../../modules/servicescan/types"
 
 export type WriteDisputeCaseMatchesStepInput = {
   /** What each case's match becomes. */

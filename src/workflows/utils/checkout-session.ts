@@ -1,4 +1,4 @@
-import { CHECKOUT_TRUST_REFUSALS } from "../../providers/servicescan/errors"
+import { CHECKOUT_TRUST_REFUSALS } from "../../providers/servicescan/messages"
 import { formCustomerId } from "../../providers/servicescan/ids"
 
 /** Payment providers registered from this plugin's provider, whatever id the store gave them. */

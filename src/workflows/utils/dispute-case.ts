@@ -1,4 +1,4 @@
-import type { DisputeCaseRow } from "../../modules/servicescan/service"
+import type { DisputeCaseRow } from "../../modules/servicescan/types"
 import type { RecordChargebacksItem } from "../record-chargebacks"
 
 /**

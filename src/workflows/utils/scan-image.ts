@@ -3,7 +3,7 @@ import type { IFileModuleService, Logger, MedusaContainer } from "@medusajs/fram
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
-import { MAX_ARCHIVED_IMAGE_BYTES } from "../../modules/servicescan/service"
+import { MAX_ARCHIVED_IMAGE_BYTES } from "../../modules/servicescan/services/evidence-vault"
 
 /**
  * The one home of "which copy of a scan's image is read": the store's own

@@ -16,7 +16,7 @@ export const READ_SETTINGS: readonly Policy[] = [readSettings]
 /**
  * Every admin route of the plugin and the policies Medusa's RBAC asks of it
  * (all of them, when several). A new admin route goes here too: a unit spec
- * compares this list with the route files, and the README's table with it.
+ * compares this list with the route files, and docs/api.md's table with it.
  */
 export const ADMIN_ROUTE_POLICIES: readonly AdminRoutePolicy[] = [
   { method: "GET", matcher: "/admin/servicescan/chargebacks", policies: READ_DISPUTES },

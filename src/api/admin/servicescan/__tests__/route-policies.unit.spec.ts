@@ -6,7 +6,8 @@ import { ADMIN_ROUTE_POLICIES, ANSWER_DISPUTES, READ_DISPUTES, READ_SETTINGS } f
 /**
  * Every admin route of the plugin declares Medusa's RBAC policies, and a new
  * route cannot be added without them: the list is compared with the route
- * files on disk, with the middlewares the app loads, and with the README.
+ * files on disk, with the middlewares the app loads, and with the table of
+ * routes and policies store owners read (docs/api.md, "Admin roles (RBAC)").
  * (integration-tests/http/rbac.spec.ts proves the checks through the app.)
  */
 const API = join(__dirname, "../../..")
@@ -62,8 +63,8 @@ describe("admin route policies", () => {
     }
   })
 
-  it("the README's table lists every route under its policy", () => {
-    const readme = readFileSync(join(API, "..", "..", "README.md"), "utf8")
+  it("the docs' table (docs/api.md) lists every route under its policy", () => {
+    const readme = readFileSync(join(API, "..", "..", "docs", "api.md"), "utf8")
     const table = readme.slice(readme.indexOf("<!-- rbac-policies -->"), readme.indexOf("<!-- /rbac-policies -->"))
     expect(table.length).toBeGreaterThan(0)
     for (const { method, matcher, policies } of ADMIN_ROUTE_POLICIES) {

@@ -1,7 +1,7 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { SERVICESCAN_MODULE } from "../../../../modules/servicescan"
 import type ServiceScanModuleService from "../../../../modules/servicescan/service"
-import { WEBHOOK_SIGNATURE_HEADER } from "../../../../modules/servicescan/utils/webhook-signature"
+import { WEBHOOK_SIGNATURE_HEADER } from "../../../../modules/servicescan/lifecycle/webhook-signature"
 
 const MESSAGES = {
   missing: `Missing ${WEBHOOK_SIGNATURE_HEADER} header`,

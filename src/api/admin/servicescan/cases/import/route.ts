@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { importServiceScanDisputeCases } from "../../../../../workflows/run-dispute-case-import"
+import { importServiceScanDisputeCases } from "../../../../../jobs/_run-dispute-case-import"
 
 /** `POST /admin/servicescan/cases/import`: "import now", outside the job's schedule (the same run, under the same lock). */
 export const POST = async (req: AuthenticatedMedusaRequest, res: MedusaResponse) => {
