@@ -5,7 +5,7 @@ import { TEST_CARDS } from "./test-cards";
 const USAGE = `Usage: servicescan-sandbox [options]
 
 A local, in-memory copy of the ServiceScan hosted card form, token exchange and chargeback
-disputes API, with a simulated Worldpay cnpAPI processor.
+disputes API, with simulated Worldpay (cnpAPI) and Adyen (Checkout, Disputes, webhooks) processors.
 
 Options:
   --port <n>           port to listen on (default 4010; 0 picks a free port)
@@ -14,6 +14,8 @@ Options:
   --max-document-bytes <n>
                        Chargeback API per-document size limit (default 2097152, 2 MiB)
   --fraud-label <word> "invalid" (the spec's word, default) or "fraud" (the real service's)
+  --adyen-webhook-url <url>
+                       where the demo Adyen merchant's notifications go (default: nowhere)
   --quiet              do not log requests
   -h, --help           show this help
 
@@ -28,6 +30,7 @@ interface CliOptions {
   proofDelayMs?: number;
   maxDocumentBytes?: number;
   fraudLabel?: "invalid" | "fraud";
+  adyenWebhookUrl?: string;
   quiet: boolean;
 }
 
@@ -73,6 +76,9 @@ function parseArgs(argv: string[]): ({ help: true } | ({ help: false } & CliOpti
         out.fraudLabel = v;
         break;
       }
+      case "--adyen-webhook-url":
+        out.adyenWebhookUrl = value();
+        break;
       case "--quiet":
         out.quiet = true;
         break;
@@ -104,6 +110,7 @@ async function main(): Promise<void> {
       proofDelayMs: args.proofDelayMs,
       ...(args.maxDocumentBytes === undefined ? {} : { maxDocumentBytes: args.maxDocumentBytes }),
       fraudLabel: args.fraudLabel,
+      ...(args.adyenWebhookUrl === undefined ? {} : { adyen: { webhookUrl: args.adyenWebhookUrl } }),
       logger: (level, message) => {
         if (quiet && level === "info") return;
         const line = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${message}\n`;
@@ -153,6 +160,15 @@ async function main(): Promise<void> {
       `  merchantId           ${demo.processor.merchantId}`,
       `  user / password      ${demo.processor.user} / ${demo.processor.password}`,
       `  Chargeback API       ${url}/chargebacks, documents ${url}/services/chargebacks (HTTP Basic, the same user / password)`,
+      ``,
+      `Simulated Adyen (token exchange: ${url}/api/v1/adyen/form/<form_id>)`,
+      `  Checkout API         ${demo.adyen.checkoutUrl}`,
+      `  Disputes API         ${demo.adyen.disputesUrl}`,
+      `  merchant account     ${demo.adyen.merchantAccount} (company ${demo.adyen.companyAccount})`,
+      `  X-API-Key            ${demo.adyen.apiKey}`,
+      `  Basic user / pass    ${demo.adyen.username} / ${demo.adyen.password}`,
+      `  webhook HMAC key     ${demo.adyen.hmacKey}`,
+      `  webhook              ${demo.adyen.webhookUrl ?? "(none; --adyen-webhook-url or POST /__sandbox/adyen/merchants/<account>)"}, Basic ${demo.adyen.webhookUsername} / ${demo.adyen.webhookPassword}`,
       ``,
       `Test cards`,
       ...TEST_CARDS.map((c) => `  ${c.number.padEnd(19)}  ${c.label}`),

@@ -1,9 +1,10 @@
 import * as crypto from "node:crypto";
 import { normalizeDomain } from "./auth";
-import { ChargebackInputError, CYCLES, isDate, type ChargebackCase } from "./chargebacks";
-import type { ProcessorCredentials } from "./cnp";
+import { ChargebackInputError, CYCLES, isDate, type ChargebackCase } from "./processors/worldpay/chargebacks";
+import type { ProcessorCredentials } from "./processors/worldpay/cnp";
 import { jsonError, parseJson, sendBody, sendJson, sendNoContent } from "./http";
 import { forget, MAX_LARGE_IMAGE_BYTES, MIN_LARGE_IMAGE_BYTES } from "./jpeg";
+import { merchantJson, readMerchantInput } from "./processors/adyen/control";
 import type { Context } from "./server";
 import { ALL_PERMISSIONS, KEY_KINDS, SERVICE_ROUTES, type Faults, type KeyKind, type Permission, type Scan } from "./store";
 import { isPlainObject } from "./util";
@@ -53,7 +54,7 @@ export function health(ctx: Context): void {
 
 export function createAccount(ctx: Context): void {
   const body = jsonObject(ctx);
-  rejectUnknownFields(body, ["domains", "processor"]);
+  rejectUnknownFields(body, ["domains", "processor", "adyen"]);
   let domains = DEFAULT_DOMAINS;
   if (body.domains !== undefined) {
     if (!Array.isArray(body.domains)) throw jsonError(400, "domains must be an array of host names");
@@ -73,9 +74,12 @@ export function createAccount(ctx: Context): void {
       password: nonEmptyString(p.password, "processor.password"),
     };
   }
+  const adyen = readMerchantInput(body.adyen);
+  const adyenConflict = adyen === undefined ? null : ctx.store.adyen.conflictOf(adyen);
+  if (adyenConflict) throw jsonError(409, adyenConflict);
   let created;
   try {
-    created = ctx.store.createAccount({ domains, processor });
+    created = ctx.store.createAccount({ domains, processor, adyen });
   } catch {
     throw jsonError(409, "processor.merchantId already belongs to an account with other credentials");
   }
@@ -85,6 +89,7 @@ export function createAccount(ctx: Context): void {
     keys: created.keys,
     processor: created.account.processor,
     domains: created.account.domains,
+    adyen: merchantJson(ctx, created.adyen),
   });
 }
 

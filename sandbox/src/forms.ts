@@ -1,6 +1,6 @@
 import * as crypto from "node:crypto";
 import { originAllowed, requireApiKey, requireBodyKey } from "./auth";
-import { buildRegisterTokenRequest } from "./cnp";
+import { buildRegisterTokenRequest } from "./processors/worldpay/cnp";
 import { jsonError, parseJson, sendJson } from "./http";
 import type { Context } from "./server";
 import type { FormConfig } from "./store";
@@ -8,7 +8,7 @@ import { isPlainObject, isUuidV4, luhnValid } from "./util";
 
 export const LIMITS = { customerId: 50, id: 25 } as const;
 export const DEFAULT_REPORT_GROUP = "Default Report Group";
-const PROCESSORS = new Set(["worldpay"]);
+const PROCESSORS = new Set(["worldpay", "adyen"]);
 
 export interface CardInput {
   number: string;
@@ -149,6 +149,8 @@ export function exchangeForm(ctx: Context): void {
   if (form.responseCode !== "870") {
     throw jsonError(422, "Form failed validation", { responseCode: form.responseCode });
   }
+  // Adyen stores the card as a stored payment method; the same form always gives the same id.
+  if (processorName === "adyen") return sendJson(ctx.res, 200, { token: ctx.services.adyen.tokenizeForm(account.id, form) });
   if (form.token) return sendJson(ctx.res, 200, { token: form.token });
 
   const xml = buildRegisterTokenRequest({

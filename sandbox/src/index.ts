@@ -1,19 +1,33 @@
 /**
  * servicescan-sandbox: a local, in-memory copy of the ServiceScan hosted card form, token
- * exchange and chargeback disputes API, with a simulated Worldpay cnpAPI processor.
+ * exchange and chargeback disputes API, with two simulated processors: Worldpay (cnpAPI and its
+ * Chargeback API) and Adyen (Checkout API v71, Disputes API v30, notification webhooks).
  */
-import { CERT_CARD, CERT_TOKEN, CODES, MISSING_TOKEN, UNTOKENIZABLE_CARD, type ProcessorCredentials } from "./cnp";
-import { Chargebacks, DEFAULT_MAX_DOCUMENT_BYTES } from "./chargebacks";
+import { CERT_CARD, CERT_TOKEN, CODES, MISSING_TOKEN, UNTOKENIZABLE_CARD, type ProcessorCredentials } from "./processors/worldpay/cnp";
+import { Chargebacks, DEFAULT_MAX_DOCUMENT_BYTES } from "./processors/worldpay/chargebacks";
 import { Disputes } from "./disputes";
+import { Adyen, DEMO_ADYEN, demoMerchantInput } from "./processors/adyen";
 import { createServer, type Log, type LogLevel } from "./server";
 import { Store, type KeyKind } from "./store";
 import { TEST_CARDS } from "./test-cards";
 
-export type { ProcessorCredentials, ProcessorTransaction, TxnType, TransactionFilter } from "./cnp";
+export type { ProcessorCredentials, ProcessorTransaction, TxnType, TransactionFilter } from "./processors/worldpay/cnp";
 export type { LogLevel } from "./server";
-export type { ChargebackActivity, ChargebackCase, Cycle, Queue, UpdateActivity } from "./chargebacks";
+export type { ChargebackActivity, ChargebackCase, Cycle, Queue, UpdateActivity } from "./processors/worldpay/chargebacks";
 export type { Account, ApiKey, Faults, FormConfig, FormRecord, GroundTruth, KeyKind, Permission, ProofRequest, Scan, Settings, Stats } from "./store";
 export type { TestCard } from "./test-cards";
+export type {
+  AdyenDispute,
+  AdyenMerchant,
+  AdyenModification,
+  AdyenNotification,
+  AdyenPayment,
+  AdyenSettings,
+  SignedFields as AdyenSignedFields,
+  StoredCard as AdyenStoredCard,
+} from "./processors/adyen";
+/** Adyen's notification HMAC (base64 HMAC-SHA256 of the eight signed fields under a hex key), for tests that forge or check notifications. */
+export { DEMO_ADYEN, hmacSignature as adyenHmacSignature, signingString as adyenSigningString } from "./processors/adyen";
 export { CERT_CARD, CERT_TOKEN, MISSING_TOKEN, UNTOKENIZABLE_CARD, TEST_CARDS };
 
 /** cnpAPI response codes the simulated processor returns, as [code, message]. */
@@ -47,6 +61,22 @@ export interface SandboxOptions {
   maxDocumentBytes?: number;
   /** `false` silences the sandbox; a function receives every log line. Default: warnings and errors to stderr. */
   logger?: false | ((level: LogLevel, message: string) => void);
+  /** The simulated Adyen; all of it can also be changed later through `/__sandbox/adyen/...`. */
+  adyen?: AdyenOptions;
+}
+
+export interface AdyenOptions {
+  /** Where the demo merchant's standard notifications go. Default: nowhere (nothing is sent). */
+  webhookUrl?: string | undefined;
+  /** The demo merchant's capture delay setting. Default "immediate", as a new Adyen account. */
+  captureDelay?: "immediate" | "manual" | undefined;
+  /**
+   * Multiplies Adyen's clock (webhook retry delays, delayed captures, the 30-day retry window),
+   * e.g. 0.001 to retry after 9 ms instead of 9 s. From 0.000001 to 1; default 1.
+   */
+  timeScale?: number | undefined;
+  /** How long a webhook delivery may take before it counts as failed. Default 10000 (Adyen's 10 s). */
+  webhookTimeoutMs?: number | undefined;
 }
 
 export interface Sandbox {
@@ -62,6 +92,8 @@ export interface Sandbox {
     domains: string[];
     /** `url` is `${url}/cnp/online` */
     processor: ProcessorCredentials & { url: string };
+    /** the demo Adyen merchant: Checkout at `${url}/v71`, Disputes at `${url}/ca/services/DisputeService/v30` */
+    adyen: typeof DEMO_ADYEN & { checkoutUrl: string; disputesUrl: string; webhookUrl: string | null };
   };
   state: SandboxState;
 }
@@ -121,7 +153,28 @@ function checkOptions(options: SandboxOptions) {
     keys[kind] = value;
   }
   if (new Set(Object.values(keys)).size !== 3) throw new TypeError("the three demo keys must differ");
-  return { port, host, proofDelayMs: proofDelayMs ?? null, formTtlMs, fraudLabel, maxDocumentBytes, keys };
+  return { port, host, proofDelayMs: proofDelayMs ?? null, formTtlMs, fraudLabel, maxDocumentBytes, keys, adyen: checkAdyenOptions(options.adyen) };
+}
+
+function checkAdyenOptions(adyen: AdyenOptions | undefined) {
+  if (adyen === undefined) return {};
+  if (typeof adyen !== "object" || adyen === null) throw new TypeError("adyen must be an object");
+  const { webhookUrl, captureDelay, timeScale, webhookTimeoutMs } = adyen;
+  if (webhookUrl !== undefined) {
+    let protocol = "";
+    try {
+      protocol = new URL(webhookUrl).protocol;
+    } catch {
+      // reported below
+    }
+    if (protocol !== "http:" && protocol !== "https:") throw new TypeError("adyen.webhookUrl must be an http(s) URL");
+  }
+  if (captureDelay !== undefined && captureDelay !== "immediate" && captureDelay !== "manual") throw new TypeError('adyen.captureDelay must be "immediate" or "manual"');
+  if (timeScale !== undefined && !(Number.isFinite(timeScale) && timeScale >= 1e-6 && timeScale <= 1)) throw new TypeError("adyen.timeScale must be a number from 0.000001 to 1");
+  if (webhookTimeoutMs !== undefined && !(Number.isFinite(webhookTimeoutMs) && webhookTimeoutMs >= 1 && webhookTimeoutMs <= 60_000)) {
+    throw new TypeError("adyen.webhookTimeoutMs must be a number of milliseconds from 1 to 60000");
+  }
+  return { webhookUrl, captureDelay, timeScale, webhookTimeoutMs };
 }
 
 /** Starts a sandbox on its own HTTP server. */
@@ -132,12 +185,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     { fraudLabel: opts.fraudLabel, proofDelayMs: opts.proofDelayMs, formTtlMs: opts.formTtlMs },
     { maxDocumentBytes: opts.maxDocumentBytes },
   );
-  store.createAccount({ id: DEMO_ACCOUNT_ID, domains: DEMO_DOMAINS, processor: { ...DEMO_PROCESSOR }, keys: opts.keys });
+  store.createAccount({
+    id: DEMO_ACCOUNT_ID,
+    domains: DEMO_DOMAINS,
+    processor: { ...DEMO_PROCESSOR },
+    adyen: demoMerchantInput({ webhookUrl: opts.adyen.webhookUrl, captureDelay: opts.adyen.captureDelay }),
+    keys: opts.keys,
+  });
+  store.adyen.settings = {
+    ...store.adyen.settings,
+    ...(opts.adyen.timeScale === undefined ? {} : { timeScale: opts.adyen.timeScale }),
+    ...(opts.adyen.webhookTimeoutMs === undefined ? {} : { webhookTimeoutMs: opts.adyen.webhookTimeoutMs }),
+  };
   const disputes = new Disputes(store);
   const chargebacks = new Chargebacks(store);
+  const adyen = new Adyen(store.adyen, log);
 
   let url = "";
-  const server = createServer(store, { disputes, chargebacks }, log, () => url);
+  const server = createServer(store, { disputes, chargebacks, adyen }, log, () => url);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, opts.host, () => {
@@ -155,6 +220,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const close = () => {
     closing ??= new Promise<void>((resolve, reject) => {
       disputes.close();
+      adyen.close();
       server.close((error) => (error ? reject(error) : resolve()));
       // Keep-alive sockets would hold the process (and jest) open until they time out.
       server.closeAllConnections();
@@ -171,6 +237,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       keys: { ...opts.keys },
       domains: [...DEMO_DOMAINS],
       processor: { ...DEMO_PROCESSOR, url: `${url}/cnp/online` },
+      adyen: {
+        ...DEMO_ADYEN,
+        checkoutUrl: `${url}/v71`,
+        disputesUrl: `${url}/ca/services/DisputeService/v30`,
+        webhookUrl: opts.adyen.webhookUrl ?? null,
+      },
     },
     state: store,
   };

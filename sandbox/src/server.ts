@@ -1,12 +1,14 @@
 import * as crypto from "node:crypto";
 import * as http from "node:http";
-import * as chargebackApi from "./chargeback-api";
-import type { Chargebacks } from "./chargebacks";
+import * as chargebackApi from "./processors/worldpay/chargeback-api";
+import type { Chargebacks } from "./processors/worldpay/chargebacks";
 import { clientScript } from "./client-script";
 import * as control from "./control";
 import * as disputes from "./disputes";
 import * as forms from "./forms";
 import { framePage } from "./frame-page";
+import type { Adyen } from "./processors/adyen";
+import { ADYEN_CONTROL_ROUTES, ADYEN_ROUTES } from "./processors/adyen/routes";
 import { BODY_LIMIT_BYTES, HttpError, readBody, sendBody, sendHttpError, sendJson, sendNoContent, type Headers } from "./http";
 import type { Store } from "./store";
 import { redact, sleep } from "./util";
@@ -18,6 +20,7 @@ export type Log = (level: LogLevel, message: string) => void;
 export interface Services {
   disputes: disputes.Disputes;
   chargebacks: Chargebacks;
+  adyen: Adyen;
 }
 
 export interface Context {
@@ -35,9 +38,10 @@ export interface Context {
   baseUrl: string;
 }
 
-type Handler = (ctx: Context) => void | Promise<void>;
+export type Handler = (ctx: Context) => void | Promise<void>;
 
-interface Route {
+/** A processor's folder (src/processors/<name>/) exports its routes in this shape. */
+export interface Route {
   name: string;
   method: string;
   path: RegExp;
@@ -87,6 +91,7 @@ const ROUTES: Route[] = [
   },
   { name: "chargebacks.document.delete", method: "DELETE", path: /^\/services\/chargebacks\/delete\/([^/]+)\/([^/]+)$/, handler: chargebackApi.deleteDocument, kind: "service" },
   { name: "chargebacks.document.list", method: "GET", path: /^\/services\/chargebacks\/list\/([^/]+)$/, handler: chargebackApi.listDocuments, kind: "service" },
+  ...ADYEN_ROUTES,
   ...controlRoutes(),
 ];
 
@@ -115,6 +120,7 @@ function controlRoutes(): Route[] {
     ["GET", "/chargebacks/([^/]+)/documents/([^/]+)", control.getChargebackDocument],
     ["GET", "/settings", control.getSettings],
     ["POST", "/settings", control.updateSettings],
+    ...ADYEN_CONTROL_ROUTES,
   ];
   return table.map(([method, path, handler]) => ({
     name: `control ${method} ${path}`,

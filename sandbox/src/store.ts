@@ -1,6 +1,8 @@
 import * as crypto from "node:crypto";
-import type { ChargebackCase } from "./chargebacks";
-import { Processor, type ProcessorCredentials } from "./cnp";
+import type { ChargebackCase } from "./processors/worldpay/chargebacks";
+import { Processor, type ProcessorCredentials } from "./processors/worldpay/cnp";
+import { ADYEN_SERVICE_ROUTES } from "./processors/adyen/route-names";
+import { AdyenStore, type AdyenMerchant, type AdyenMerchantInput } from "./processors/adyen/state";
 import { randomDigits } from "./util";
 
 export type KeyKind = "shareable" | "paymentToken" | "secret";
@@ -32,6 +34,7 @@ export const SERVICE_ROUTES = [
   "chargebacks.document.replace",
   "chargebacks.document.delete",
   "chargebacks.document.list",
+  ...ADYEN_SERVICE_ROUTES,
 ] as const;
 export type ServiceRouteName = (typeof SERVICE_ROUTES)[number];
 
@@ -138,6 +141,8 @@ export class Store {
   readonly processor = new Processor();
   /** Worldpay chargeback cases by caseId. */
   readonly chargebacks = new Map<string, ChargebackCase>();
+  /** The simulated Adyen: merchant accounts, stored cards, payments, disputes, notifications. */
+  readonly adyen = new AdyenStore();
   /** Fixed when the sandbox starts. */
   readonly limits: Limits;
   private requestCounts: Record<string, number> = {};
@@ -152,8 +157,10 @@ export class Store {
     id?: string;
     domains: readonly string[];
     processor?: ProcessorCredentials | undefined;
+    /** what the account's Adyen merchant account leaves out is generated */
+    adyen?: AdyenMerchantInput | undefined;
     keys?: Partial<Record<KeyKind, string>>;
-  }): { account: Account; keys: Record<KeyKind, string> } {
+  }): { account: Account; keys: Record<KeyKind, string>; adyen: AdyenMerchant } {
     const processor = input.processor ?? {
       merchantId: randomDigits(7),
       user: `user_${crypto.randomBytes(4).toString("hex")}`,
@@ -166,10 +173,12 @@ export class Store {
       processor: { ...processor },
       createdAt: new Date().toISOString(),
     };
+    // Every account can pay through either processor, as every account has Worldpay credentials.
+    const adyen = this.adyen.registerMerchant(account.id, input.adyen);
     this.accounts.set(account.id, account);
     const keyOf = (kind: KeyKind) => this.createKey(account.id, kind, { value: input.keys?.[kind] }).value;
     const keys = { shareable: keyOf("shareable"), paymentToken: keyOf("paymentToken"), secret: keyOf("secret") };
-    return { account, keys };
+    return { account, keys, adyen };
   }
 
   createKey(

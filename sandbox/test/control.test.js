@@ -24,6 +24,8 @@ describe("POST /__sandbox/accounts", () => {
       },
       processor: { merchantId: expect.any(String), user: expect.any(String), password: expect.any(String) },
       domains: ["localhost", "127.0.0.1"],
+      // Every account also has its own Adyen merchant account (test/processors/adyen covers it).
+      adyen: expect.objectContaining({ accountId: res.body.accountId, merchantAccount: expect.any(String), apiKey: expect.any(String) }),
     });
     const again = await control(t.url, "/accounts", {});
     expect(again.body.keys.secret).not.toBe(res.body.keys.secret);
@@ -199,6 +201,17 @@ describe("stats", () => {
         "chargebacks.document.replace": 0,
         "chargebacks.document.delete": 0,
         "chargebacks.document.list": 0,
+        "adyen.payments": 0,
+        "adyen.payments.captures": 0,
+        "adyen.payments.refunds": 0,
+        "adyen.payments.cancels": 0,
+        "adyen.payments.reversals": 0,
+        "adyen.cancels": 0,
+        "adyen.disputes.retrieveApplicableDefenseReasons": 0,
+        "adyen.disputes.supplyDefenseDocument": 0,
+        "adyen.disputes.deleteDisputeDefenseDocument": 0,
+        "adyen.disputes.defendDispute": 0,
+        "adyen.disputes.acceptDispute": 0,
       },
       total: 0,
     });

@@ -159,6 +159,19 @@ describe("startSandbox", () => {
       keys: { shareable: "pk_test_servicescan_demo", paymentToken: "ptk_test_servicescan_demo", secret: "sk_test_servicescan_demo" },
       domains: ["localhost", "127.0.0.1"],
       processor: { merchantId: "demo-merchant", user: "demo-user", password: "demo-password", url: `${sb.url}/cnp/online` },
+      adyen: {
+        companyAccount: "ServiceScanDemo",
+        merchantAccount: "ServiceScanDemoECOM",
+        apiKey: "AQE_test_servicescan_demo_adyen_api_key",
+        username: "ws@Company.ServiceScanDemo",
+        password: "demo-adyen-password",
+        hmacKey: "5934AD24EED2B42F39D1F8BBAA602FF05E7D291AC95BC71EA5538AC41B6F0F56",
+        webhookUsername: "adyen-webhook",
+        webhookPassword: "demo-webhook-password",
+        checkoutUrl: `${sb.url}/v71`,
+        disputesUrl: `${sb.url}/ca/services/DisputeService/v30`,
+        webhookUrl: null,
+      },
     });
   });
 
