@@ -1,7 +1,7 @@
 import * as crypto from "node:crypto";
 import { normalizeDomain } from "./auth";
 import { ChargebackInputError, CYCLES, isDate, type ChargebackCase } from "./processors/worldpay/chargebacks";
-import type { ProcessorCredentials } from "./processors/worldpay/cnp";
+import { MERCHANT_ID_RULE, WORLDPAY_MERCHANT_ID, type ProcessorCredentials } from "./processors/worldpay/cnp";
 import { jsonError, parseJson, sendBody, sendJson, sendNoContent } from "./http";
 import { forget, MAX_LARGE_IMAGE_BYTES, MIN_LARGE_IMAGE_BYTES } from "./jpeg";
 import { merchantJson, readMerchantInput } from "./processors/adyen/control";
@@ -30,6 +30,13 @@ function jsonObject(ctx: Context): Record<string, unknown> {
 function rejectUnknownFields(body: Record<string, unknown>, allowed: readonly string[]): void {
   const unknown = Object.keys(body).filter((k) => !allowed.includes(k));
   if (unknown.length > 0) throw jsonError(400, `Unknown field: ${unknown[0]} (allowed: ${allowed.join(", ")})`);
+}
+
+/** `processor.merchantId`: what both Worldpay APIs can carry (see WORLDPAY_MERCHANT_ID). */
+function merchantIdOf(value: unknown): string {
+  const id = nonEmptyString(value, "processor.merchantId");
+  if (!WORLDPAY_MERCHANT_ID.test(id)) throw jsonError(400, `processor.merchantId: ${MERCHANT_ID_RULE}`);
+  return id;
 }
 
 function nonEmptyString(value: unknown, field: string): string {
@@ -69,7 +76,7 @@ export function createAccount(ctx: Context): void {
     const p = body.processor;
     if (!isPlainObject(p)) throw jsonError(400, "processor must be an object with merchantId, user and password");
     processor = {
-      merchantId: nonEmptyString(p.merchantId, "processor.merchantId"),
+      merchantId: merchantIdOf(p.merchantId),
       user: nonEmptyString(p.user, "processor.user"),
       password: nonEmptyString(p.password, "processor.password"),
     };

@@ -105,7 +105,7 @@ export const DEMO_KEYS: Readonly<DemoKeys> = Object.freeze({
   secret: "sk_test_servicescan_demo",
 });
 export const DEMO_PROCESSOR: Readonly<ProcessorCredentials> = Object.freeze({
-  merchantId: "demo-merchant",
+  merchantId: "1234567",
   user: "demo-user",
   password: "demo-password",
 });

@@ -38,7 +38,7 @@ describe("POST /__sandbox/accounts", () => {
   });
 
   test("takes domains and processor credentials, which then work at the processor", async () => {
-    const processor = { merchantId: "acme-1", user: "acme", password: "s3cret" };
+    const processor = { merchantId: "4400001", user: "acme", password: "s3cret" };
     const res = await control(t.url, "/accounts", { domains: ["Shop.Example", "localhost:4000"], processor });
     expect(res.status).toBe(201);
     expect(res.body.processor).toEqual(processor);
@@ -50,7 +50,7 @@ describe("POST /__sandbox/accounts", () => {
   });
 
   test("409 for a merchantId already used with other credentials; the same credentials may be shared", async () => {
-    const processor = { merchantId: "shared-merchant", user: "u", password: "p" };
+    const processor = { merchantId: "4400002", user: "u", password: "p" };
     expect((await control(t.url, "/accounts", { processor })).status).toBe(201);
     expect((await control(t.url, "/accounts", { processor })).status).toBe(201);
     const clash = await control(t.url, "/accounts", { processor: { ...processor, password: "other" } });
@@ -64,7 +64,8 @@ describe("POST /__sandbox/accounts", () => {
     ["a domain with a path", { domains: ["shop.example/x"] }, /domains\[0\]/],
     ["a non-string domain", { domains: [42] }, /domains\[0\]/],
     ["processor not an object", { processor: "x" }, /processor/],
-    ["processor without password", { processor: { merchantId: "m", user: "u" } }, /processor\.password/],
+    ["processor without password", { processor: { merchantId: "4400003", user: "u" } }, /processor\.password/],
+    ["a merchantId that is not a number (the Chargeback API's xs:long)", { processor: { merchantId: "acme-1", user: "u", password: "p" } }, /processor\.merchantId/],
     ["an unknown field", { name: "x" }, /Unknown field: name/],
   ])("400 for %s", async (_what, body, message) => {
     const res = await control(t.url, "/accounts", body);

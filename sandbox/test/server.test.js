@@ -158,7 +158,7 @@ describe("startSandbox", () => {
       accountId: "acct_demo",
       keys: { shareable: "pk_test_servicescan_demo", paymentToken: "ptk_test_servicescan_demo", secret: "sk_test_servicescan_demo" },
       domains: ["localhost", "127.0.0.1"],
-      processor: { merchantId: "demo-merchant", user: "demo-user", password: "demo-password", url: `${sb.url}/cnp/online` },
+      processor: { merchantId: "1234567", user: "demo-user", password: "demo-password", url: `${sb.url}/cnp/online` },
       adyen: {
         companyAccount: "ServiceScanDemo",
         merchantAccount: "ServiceScanDemoECOM",
@@ -275,7 +275,7 @@ describe("CLI", () => {
         "ptk_test_servicescan_demo",
         "sk_test_servicescan_demo",
         `${base}/cnp/online`,
-        "demo-merchant",
+        "1234567",
         "demo-user / demo-password",
         "4457119922390123",
         "after 100 ms",

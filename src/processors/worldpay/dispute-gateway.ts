@@ -31,6 +31,23 @@ const DOCUMENT_SUCCESS = "000"
 const DOCUMENT_ALREADY_EXISTS = "005"
 const DOCUMENT_NOT_FOUND = "009"
 
+/**
+ * Whether the `merchantId` of a case names the configured merchant. The Chargeback API sends it as
+ * an `xs:long` (chargeback-api-v2.1.xsd), whose spelling may differ from the configured text (a
+ * sign, leading zeros), so both are compared as the numbers they are.
+ */
+export function sameMerchantId(sent: string, configured: string): boolean {
+  const a = longValue(sent)
+  const b = longValue(configured)
+  return a !== undefined && b !== undefined ? a === b : sent === configured
+}
+
+/** The value of an `xs:long` lexical form (white space collapsed, optional sign, digits), or undefined. */
+function longValue(text: string): bigint | undefined {
+  const match = /^\s*([+-]?)(\d{1,30})\s*$/.exec(text)
+  return match ? (match[1] === "-" ? -BigInt(match[2]) : BigInt(match[2])) : undefined
+}
+
 /** Worldpay's case ids are numbers (`Long` in its SDKs). */
 const CASE_ID = /^\d{1,19}$/
 /** The document ids Worldpay takes: the file name, by its SDKs' convention. */
@@ -355,7 +372,7 @@ export class WorldpayDisputeGateway implements DisputeGateway {
 
   private ownCases(cases: DisputeCaseRecord[]): DisputeCaseRecord[] {
     const merchantId = this.merchantId
-    return merchantId ? cases.filter((kase) => kase.merchantId === undefined || kase.merchantId === merchantId) : cases
+    return merchantId ? cases.filter((kase) => kase.merchantId === undefined || sameMerchantId(kase.merchantId, merchantId)) : cases
   }
 
   private refuseUnlessSuccess(answer: DocumentResponse, action: string): void {

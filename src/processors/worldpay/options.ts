@@ -80,8 +80,12 @@ export const worldpayDisputeGatewaySchema = z.strictObject(
     /**
      * When the credentials open several merchants, the one this store is: cases
      * of other merchants are left out of lists and `getCase` answers null for them.
+     * A number, as the Chargeback API sends it (`xs:long`); compared by value.
      */
-    merchantId: z.string().min(1).optional(),
+    merchantId: z
+      .string()
+      .regex(/^\d{1,18}$/, { error: "must be the Worldpay merchant id, a number (the Chargeback API sends it as one)" })
+      .optional(),
     /**
      * Largest case list read (a day's cases, or the actionable ones), default 64 MiB: some 45,000
      * cases. Worldpay does not page these lists, so a store with more cases at once raises it.

@@ -12,7 +12,7 @@ import {
   ProcessorGateway,
   RefundRequest,
 } from "../types"
-import { classifyResponseCode, CnpTransactionType } from "./response-codes"
+import { classifyResponseCode } from "./response-codes"
 import {
   buildCnpRequest,
   CnpActionType,

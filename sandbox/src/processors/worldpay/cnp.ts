@@ -141,6 +141,15 @@ export const DECLINING_CARDS: ReadonlyMap<string, Code> = new Map<string, Code>(
   ["4000000000000069", CODES.expiredCard],
 ]);
 
+/**
+ * Worldpay merchant ids are numbers: cnpAPI's `merchantId` attribute is a string of up to 50
+ * characters, but the Chargeback API sends the case's `merchantId` as an `xs:long`
+ * (chargeback-api-v2.1.xsd), so a merchant the sandbox serves has one both APIs can carry: 1 to
+ * 18 digits, no leading zero (the long's canonical form, so both APIs spell it alike).
+ */
+export const WORLDPAY_MERCHANT_ID = /^[1-9]\d{0,17}$/;
+export const MERCHANT_ID_RULE = "a Worldpay merchant id is a number (1 to 18 digits, no leading zero): the Chargeback API sends it as an xs:long";
+
 /** Luhn-valid, so it passes the hosted form, but the processor refuses to tokenize it. */
 export const UNTOKENIZABLE_CARD = "4457119999999996";
 /** Certification data: the cert card's token is the same at every merchant. */
@@ -347,6 +356,7 @@ export class Processor {
 
   /** Accounts may share a merchant only when they agree on its credentials. */
   registerMerchant(creds: ProcessorCredentials): void {
+    if (!WORLDPAY_MERCHANT_ID.test(creds.merchantId)) throw new TypeError(MERCHANT_ID_RULE);
     const existing = this.merchants.get(creds.merchantId);
     if (existing && (existing.user !== creds.user || existing.password !== creds.password)) {
       throw new Error(`Merchant ${creds.merchantId} already exists with other credentials`);
@@ -846,7 +856,10 @@ export class Processor {
     if (record.reportGroup !== null) el["@_reportGroup"] = record.reportGroup;
     if (record.customerId !== null) el["@_customerId"] = record.customerId;
     el[dialect.txnId] = record.cnpTxnId;
-    if (record.orderId !== null) el.orderId = record.orderId;
+    // cnpAPI's XSD (cnpTransaction_v12.34.xsd) gives `orderId` to authorizationResponse and
+    // saleResponse only, where it is required; registerTokenResponse and the follow-ups have none,
+    // even when their request carried one.
+    if ((record.type === "authorization" || record.type === "sale") && record.orderId !== null) el.orderId = record.orderId;
     const extra = outcome.extra ?? {};
     if (record.type === "registerTokenRequest" && extra.token) el[dialect.token] = extra.token;
     el.response = record.response;
@@ -857,7 +870,9 @@ export class Processor {
       if (extra.bin) el.bin = extra.bin;
       if (extra.type) el.type = extra.type;
     }
-    if (["sale", "capture", "credit", "void"].includes(record.type) && record.response === "000") {
+    // `postDate` is optional in sale, capture and credit responses (sent on approval) and required
+    // in voidResponse (cnpOnline_v12.34.xsd), so a refused void carries one too.
+    if ((["sale", "capture", "credit"].includes(record.type) && record.response === "000") || record.type === "void") {
       el.postDate = record.createdAt.slice(0, 10);
     }
     return el;

@@ -68,14 +68,15 @@ function followUp(type, cnpTxnId, amount, options = {}) {
 }
 
 describe("registerTokenRequest", () => {
-  test("801 then 802 with the same token, bin and type, echoing id, reportGroup and customerId", async () => {
+  test("801 then 802 with the same token, bin and type, echoing id, reportGroup and customerId (not orderId: registerTokenResponse has none)", async () => {
     const first = await txn("registerTokenRequest", "<orderId>o-7</orderId><accountNumber>5555555555554444</accountNumber><cardValidationNum>321</cardValidationNum>", {
       id: "reg-1",
       attrs: ' customerId="cust-9"',
     });
-    expect(first).toMatchObject({ "@_id": "reg-1", "@_reportGroup": "rg", "@_customerId": "cust-9", orderId: "o-7", response: "801", message: "Account number was successfully registered", bin: "555555", type: "MC" });
+    expect(first).toMatchObject({ "@_id": "reg-1", "@_reportGroup": "rg", "@_customerId": "cust-9", response: "801", message: "Account number was successfully registered", bin: "555555", type: "MC" });
     expect(first.cnpTxnId).toMatch(/^[1-9]\d{17}$/);
     expect(first.responseTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+    expect(first.orderId).toBeUndefined();
     const second = await register("5555555555554444");
     expect(second.response).toBe("802");
     expect(second.message).toBe("Account number was previously registered");

@@ -61,6 +61,21 @@ describe("WorldpayDisputeGateway.listCasesByActivityDate", () => {
     expect(cases.map((kase) => kase.caseId)).toEqual(["1", "3"])
   })
 
+  it("compares merchant ids as the number the Chargeback API sends (an xs:long), not as text", async () => {
+    local.use([], () =>
+      xmlAnswer(
+        retrievalXml([
+          caseXml({ ...FULL_CASE, caseId: "1", merchantId: "01288791" }),
+          caseXml({ ...FULL_CASE, caseId: "2", merchantId: "+1288791" }),
+          caseXml({ ...FULL_CASE, caseId: "3", merchantId: "12887910" }),
+          caseXml({ ...FULL_CASE, caseId: "4", merchantId: "1288791" }),
+        ])
+      )
+    )
+    const cases = await gateway({ url: local.base, merchantId: "1288791" }).instance.listCasesByActivityDate("2025-01-31")
+    expect(cases.map((kase) => kase.caseId)).toEqual(["1", "2", "4"])
+  })
+
   it("retries a 503 and a reset connection (a read), and the retry events carry no credentials", async () => {
     const seen: Seen[] = []
     local.use(seen, () => {
