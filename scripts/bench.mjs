@@ -2,6 +2,10 @@
 // `npm run bench:<name>`: runs integration-tests/bench/<name>.bench.ts in the
 // booted test app (embedded PostgreSQL when no database is configured) and
 // prints its figures. Benchmarks print; they never fail on a slow machine.
+// BENCH_PROCESSOR=worldpay|adyen picks the ServiceScan provider a bench pays
+// through (integration-tests/helpers/processors.ts), e.g.
+// `BENCH_PROCESSOR=adyen npm run bench:checkout`: requests per authorization
+// are then counted at Adyen's API (one exchange + one /payments = 2.00).
 import { spawn } from "node:child_process"
 import { mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -13,6 +17,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const name = process.argv[2]
 if (!name) {
   console.error("usage: node scripts/bench.mjs <name>")
+  process.exit(2)
+}
+
+const PROCESSOR_NAMES = ["worldpay", "adyen"]
+if (process.env.BENCH_PROCESSOR && !PROCESSOR_NAMES.includes(process.env.BENCH_PROCESSOR)) {
+  console.error(`BENCH_PROCESSOR must be one of ${PROCESSOR_NAMES.join(", ")}, got ${process.env.BENCH_PROCESSOR}`)
   process.exit(2)
 }
 

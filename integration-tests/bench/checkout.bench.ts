@@ -5,7 +5,8 @@ import { reserveSandboxUrl, sandboxFetch, submitTestForm } from "../helpers/sand
 import { medianRatioInterval, percentile, ratioStandardError, sum } from "./precision"
 import { startProfilerFromEnv } from "./profiler"
 import { startSandboxProcess } from "./sandbox-process"
-import { seedStore, SERVICESCAN_PROVIDER_ID, SYSTEM_PROVIDER_ID } from "../helpers/store"
+import { seedStore, SYSTEM_PROVIDER_ID } from "../helpers/store"
+import { PROCESSORS, processorCalls, TestProcessor } from "../helpers/processors"
 import { completeCart, sendFormResult, startCheckout, StoreCheckout } from "../helpers/checkout"
 
 /**
@@ -16,6 +17,9 @@ import { completeCart, sendFormResult, startCheckout, StoreCheckout } from "../h
  * about time. The sandbox (the service and the processor) runs in its own
  * process, as they would be remote: in this process its work would be timed
  * as the provider's.
+ *
+ * BENCH_PROCESSOR=worldpay|adyen (default worldpay): which ServiceScan provider of the
+ * test app pays (helpers/processors.ts), and whose API the requests are counted at.
  *
  * BENCH_N checkouts per provider (default 40) after BENCH_WARMUP (default 5).
  * BENCH_PROFILE=<file.cpuprofile> profiles the app over these (both providers).
@@ -42,6 +46,17 @@ const THROUGHPUT_N = Math.max(BATCH, Math.round(Number(process.env.BENCH_THROUGH
 
 type Stats = { requests: Record<string, number> }
 
+/** The processor BENCH_PROCESSOR names. */
+function benchProcessor(): TestProcessor {
+  const found = PROCESSORS.find((candidate) => candidate.name === (process.env.BENCH_PROCESSOR ?? "worldpay"))
+  if (!found) {
+    throw new Error(`BENCH_PROCESSOR must be one of ${PROCESSORS.map((p) => p.name).join(", ")}, got ${process.env.BENCH_PROCESSOR}`)
+  }
+  return found
+}
+const PROCESSOR = benchProcessor()
+const SERVICESCAN_PROVIDER_ID = PROCESSOR.providerId
+
 jest.setTimeout(1_800_000)
 
 medusaIntegrationTestRunner({
@@ -57,7 +72,7 @@ medusaIntegrationTestRunner({
       const store = await seedStore(getContainer())
 
       const timeServiceScan = async (): Promise<number> => {
-        const checkout = await startCheckout(api, store)
+        const checkout = await startCheckout(api, store, { providerId: SERVICESCAN_PROVIDER_ID })
         const form = await submitTestForm({ number: "4457119922390123" })
         await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
         const t0 = process.hrtime.bigint()
@@ -98,7 +113,7 @@ medusaIntegrationTestRunner({
 
       // Throughput: a batch of prepared carts completed CONCURRENCY at a time.
       const prepareServiceScan = async () => {
-        const checkout = await startCheckout(api, store)
+        const checkout = await startCheckout(api, store, { providerId: SERVICESCAN_PROVIDER_ID })
         const form = await submitTestForm({ number: "4457119922390123" })
         await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
         return checkout
@@ -141,11 +156,13 @@ medusaIntegrationTestRunner({
 
       const { body: stats } = await sandboxFetch<Stats>("/__sandbox/stats")
       // Form submissions are the shopper's browser talking to the service, not the provider.
-      const providerRequests = (stats.requests["token.exchange"] ?? 0) + (stats.requests["cnp.online"] ?? 0)
+      // Every call to the processor's payment API counts (Worldpay: cnp.online; Adyen: /payments and the modifications).
+      const providerRequests = (stats.requests["token.exchange"] ?? 0) + processorCalls(PROCESSOR, stats.requests)
       const authorizations = N + BATCH + THROUGHPUT_N
       // The work happened: every ServiceScan order was authorized at the processor.
-      if ((stats.requests["cnp.online"] ?? 0) < authorizations) {
-        throw new Error(`the processor saw ${stats.requests["cnp.online"] ?? 0} cnpAPI requests for ${authorizations} ServiceScan orders`)
+      const authorizeCalls = stats.requests[PROCESSOR.routes.authorize] ?? 0
+      if (authorizeCalls < authorizations) {
+        throw new Error(`the processor saw ${authorizeCalls} ${PROCESSOR.routes.authorize} requests for ${authorizations} ServiceScan orders`)
       }
 
       servicescan.sort((a, b) => a - b)
@@ -167,7 +184,7 @@ medusaIntegrationTestRunner({
             })
           : undefined
       const lines = [
-        `checkouts: ${N} per provider after ${WARMUP} warm-up each (${SERVICESCAN_PROVIDER_ID} vs ${SYSTEM_PROVIDER_ID}), sandbox in its own process, latency 0`,
+        `checkouts: ${N} per provider after ${WARMUP} warm-up each (${SERVICESCAN_PROVIDER_ID}, ${PROCESSOR.name}, vs ${SYSTEM_PROVIDER_ID}), sandbox in its own process, latency 0`,
         `servicescan complete: p50 ${ssP50.toFixed(0)} ms, p95 ${percentile(servicescan, 95).toFixed(0)} ms`,
         `system      complete: p50 ${sysP50.toFixed(0)} ms, p95 ${percentile(system, 95).toFixed(0)} ms`,
         `throughput at concurrency ${CONCURRENCY}: ${THROUGHPUT_N} orders per provider in batches of ${BATCH}; servicescan ${ssOps.toFixed(2)} orders/s (${(wall.servicescan / 1000).toFixed(1)} s), system ${sysOps.toFixed(2)} orders/s (${(wall.system / 1000).toFixed(1)} s)`,

@@ -4,6 +4,8 @@ import { submitTestForm } from "./sandbox"
 
 export type StoreCheckout = {
   cartId: string
+  /** The payment provider the session was started with (helpers/processors.ts `providerId`). */
+  providerId: string
   paymentCollectionId: string
   /** The session data the browser received when the shopper picked the provider. */
   initialSessionData: Record<string, unknown>
@@ -45,7 +47,7 @@ export async function startCheckout(
   const session = sessionBody.payment_collection.payment_sessions.find(
     (s: { provider_id: string }) => s.provider_id === providerId
   )
-  return { cartId, paymentCollectionId, initialSessionData: session.data, browserPayloads }
+  return { cartId, providerId, paymentCollectionId, initialSessionData: session.data, browserPayloads }
 }
 
 /** Sends the hosted form's result back, as the storefront widget does. */
@@ -57,11 +59,11 @@ export async function sendFormResult(
 ): Promise<Record<string, unknown>> {
   const { data: body } = await api.post(
     `/store/payment-collections/${checkout.paymentCollectionId}/payment-sessions`,
-    { provider_id: SERVICESCAN_PROVIDER_ID, data },
+    { provider_id: checkout.providerId, data },
     store.storeHeaders
   )
   checkout.browserPayloads.push(JSON.stringify(body))
-  return body.payment_collection.payment_sessions[0].data
+  return body.payment_collection.payment_sessions.find((s: { provider_id: string }) => s.provider_id === checkout.providerId).data
 }
 
 export type CompleteResult =
@@ -87,7 +89,7 @@ export async function checkoutWithCard(
   api: AxiosInstance,
   store: SeededStore,
   card: { number: string; cvv?: string; expiry?: string },
-  options: { currency?: string; scanned?: boolean; quantity?: number } = {}
+  options: { currency?: string; scanned?: boolean; quantity?: number; providerId?: string } = {}
 ): Promise<{ checkout: StoreCheckout; formId: string; result: CompleteResult }> {
   const checkout = await startCheckout(api, store, options)
   const { formId, responseCode } = await submitTestForm(card, { scanned: options.scanned })

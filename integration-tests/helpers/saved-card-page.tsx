@@ -15,7 +15,7 @@ import {
 
 declare global {
   interface Window {
-    __PAGE__: { publishableKey: string; cartId: string; email: string; password: string }
+    __PAGE__: { publishableKey: string; cartId: string; email: string; password: string; providerId?: string }
   }
 }
 
@@ -26,7 +26,8 @@ const sdk = new Medusa({
   publishableKey: config.publishableKey,
   auth: { type: "jwt", jwtTokenStorageMethod: "memory" },
 })
-const PROVIDER_ID = "pp_servicescan_servicescan"
+// Which ServiceScan provider pays (helpers/processors.ts): Worldpay's unless the test names another.
+const PROVIDER_ID = config.providerId ?? "pp_servicescan_servicescan"
 const FIELDS = "*payment_collection,*payment_collection.payment_sessions"
 
 type Cart = Awaited<ReturnType<typeof sdk.store.cart.retrieve>>["cart"]
@@ -75,7 +76,7 @@ function App() {
   async function pay() {
     if (!cart) return
     setError("")
-    const paid = await payWithServiceScan(sdk, cart, { form: form.current, paymentMethodId: choice || undefined, saveCard: save })
+    const paid = await payWithServiceScan(sdk, cart, { form: form.current, paymentMethodId: choice || undefined, saveCard: save, providerId: PROVIDER_ID })
     if (paid.type == "order") return setResult(JSON.stringify({ order_id: paid.order.id }))
     if (paid.error.kind != "validation") setError(paid.error.message)
     setResult(JSON.stringify({ error: paid.error.kind }))

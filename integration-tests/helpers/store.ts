@@ -8,6 +8,7 @@ import {
   linkSalesChannelsToApiKeyWorkflow,
 } from "@medusajs/core-flows"
 import jwt from "jsonwebtoken"
+import { PROCESSOR_PROVIDER_IDS } from "./processors"
 
 export const SERVICESCAN_PROVIDER_ID = "pp_servicescan_servicescan"
 export const SYSTEM_PROVIDER_ID = "pp_system_default"
@@ -24,8 +25,8 @@ export type SeededStore = {
 }
 
 /**
- * A minimal store a shopper can check out in: regions offering the ServiceScan
- * provider and the system provider, a sales channel with a publishable key, and
+ * A minimal store a shopper can check out in: regions offering both ServiceScan
+ * providers (Worldpay and Adyen, helpers/processors.ts) and the system provider, a sales channel with a publishable key, and
  * one product whose variant needs neither inventory nor shipping (so checkout
  * exercises payment, not fulfillment).
  */
@@ -33,9 +34,9 @@ export async function seedStore(container: MedusaContainer): Promise<SeededStore
   const { result: regions } = await createRegionsWorkflow(container).run({
     input: {
       regions: [
-        { name: "United States", currency_code: "usd", countries: ["us"], payment_providers: [SERVICESCAN_PROVIDER_ID, SYSTEM_PROVIDER_ID] },
-        { name: "Japan", currency_code: "jpy", countries: ["jp"], payment_providers: [SERVICESCAN_PROVIDER_ID, SYSTEM_PROVIDER_ID] },
-        { name: "Kuwait", currency_code: "kwd", countries: ["kw"], payment_providers: [SERVICESCAN_PROVIDER_ID, SYSTEM_PROVIDER_ID] },
+        { name: "United States", currency_code: "usd", countries: ["us"], payment_providers: [...PROCESSOR_PROVIDER_IDS, SYSTEM_PROVIDER_ID] },
+        { name: "Japan", currency_code: "jpy", countries: ["jp"], payment_providers: [...PROCESSOR_PROVIDER_IDS, SYSTEM_PROVIDER_ID] },
+        { name: "Kuwait", currency_code: "kwd", countries: ["kw"], payment_providers: [...PROCESSOR_PROVIDER_IDS, SYSTEM_PROVIDER_ID] },
       ],
     },
   })

@@ -5,6 +5,7 @@ import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, submitTestForm, TestSandbox } from "../helpers/sandbox"
 import { SeededStore, seedStore, SERVICESCAN_PROVIDER_ID, SYSTEM_PROVIDER_ID } from "../helpers/store"
 import { checkoutWithCard, completeCart, sendFormResult, startCheckout } from "../helpers/checkout"
+import { lastSeq, liveAuthorizations as liveAt, movesSince, PROCESSORS } from "../helpers/processors"
 import { reconcileServiceScanCheckouts } from "../../src/jobs/reconcile-servicescan-checkouts"
 import { NEW_SESSION_MESSAGES, NEW_SESSION_REQUIRED } from "../../src/workflows/utils/checkout-session"
 import { CHECKOUT_TRUST_REFUSALS, SHOPPER_MESSAGES } from "../../src/providers/servicescan/messages"
@@ -107,27 +108,27 @@ medusaIntegrationTestRunner({
         }
       })
 
-      it("completes the cart: the order exists and its payment is authorized with the scan id recorded", async () => {
-        const before = (await processorTransactions("authorization")).length
-        const { checkout, formId, result } = await checkoutWithCard(api, store, { number: APPROVE })
+      it.each(PROCESSORS)("completes the cart with $name: the order exists and its payment is authorized with the scan id recorded", async (processor) => {
+        const mark = await lastSeq(processor)
+        const { checkout, formId, result } = await checkoutWithCard(api, store, { number: APPROVE }, { providerId: processor.providerId })
         expect(result.type).toBe("order")
         if (result.type !== "order") return
 
         const payment = await orderPayment(result.order.id)
-        expect(payment.provider_id).toBe(SERVICESCAN_PROVIDER_ID)
+        expect(payment.provider_id).toBe(processor.providerId)
         expect(payment.data.scan_id).toBe(formId)
+        expect(payment.data.gateway).toBe(processor.name)
         expect(payment.captured_at).toBeNull()
-        // 10.50 USD reached the processor as 1050 minor units, once.
-        const auths = await processorTransactions("authorization")
-        expect(auths).toHaveLength(before + 1)
-        expect(auths[auths.length - 1].amount).toBe(1050)
+        // 10.50 USD reached the processor as 1050 minor units, once, and is the payment's.
+        const moves = movesSince(await processor.moves(), mark)
+        expect(moves).toEqual([expect.objectContaining({ kind: "authorization", amount: 1050, ok: true, replays: 0, id: payment.data.cnp_txn_id })])
 
         // The processor token never reaches the browser nor the stored payment.
         const { body: tokenBody } = await sandboxFetch<{ token: string }>(
-          `/api/v1/worldpay/form/${formId}`,
+          `/api/v1/${processor.segment}/form/${formId}`,
           { headers: { "x-api-key": "ptk_test_servicescan_demo" } }
         )
-        expect(tokenBody.token).toMatch(/^\d{16}$/)
+        expect(tokenBody.token).toMatch(processor.tokenPattern)
         expect(JSON.stringify(payment.data)).not.toContain(tokenBody.token)
         for (const payload of checkout.browserPayloads) {
           expect(payload).not.toContain(tokenBody.token)
@@ -184,14 +185,17 @@ medusaIntegrationTestRunner({
     })
 
     describe("when paying fails, the shopper gets a clear message and no order is created", () => {
-      it("a declined card", async () => {
+      it.each(PROCESSORS)("a declined card ($name)", async (processor) => {
         const orders = await orderCount()
-        const { result } = await checkoutWithCard(api, store, { number: INSUFFICIENT_FUNDS })
+        const mark = await lastSeq(processor)
+        const { result } = await checkoutWithCard(api, store, { number: INSUFFICIENT_FUNDS }, { providerId: processor.providerId })
         expect(result.type).toBe("cart")
         if (result.type !== "cart") return
-        // One sentence for every card decline (card testing): the reason (110) stays the merchant's.
+        // One sentence for every card decline (card testing): the reason (cnpAPI 110, Adyen 12) stays the merchant's.
         expect(result.error.message).toBe(SHOPPER_MESSAGES.declined)
         expect(await orderCount()).toBe(orders)
+        const moves = movesSince(await processor.moves(), mark)
+        expect(moves).toEqual([expect.objectContaining({ kind: "authorization", ok: false, code: processor.name === "adyen" ? "12" : "110" })])
       })
 
       it("a form that failed validation (871)", async () => {
@@ -327,55 +331,67 @@ medusaIntegrationTestRunner({
         expect(fault.status).toBe(200)
       }
 
-      it("every answer of an authorization lost: 409, not a settled error; the same session completes with one authorization", async () => {
-        const since = (await processorTransactions()).length
-        const orders = await orderCount()
-        const checkout = await startCheckout(api, store)
-        const form = await submitTestForm({ number: APPROVE })
-        await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
+      describe.each(PROCESSORS)("the double-authorization guard under lost answers ($name)", (processor) => {
+        async function loseAuthorizationAnswers(count: number) {
+          const fault = await sandboxFetch("/__sandbox/faults", { body: { dropResponse: { route: processor.routes.authorize, count } } })
+          expect(fault.status).toBe(200)
+        }
 
-        // The test app retries once (maxRetries: 1): both answers are lost.
-        await loseNextAnswers(2)
-        const { status, data } = await api.post(`/store/carts/${checkout.cartId}/complete`, {}, {
-          ...store.storeHeaders,
-          validateStatus: () => true,
+        it("every answer of an authorization lost: 409, not a settled error; the same session completes with one authorization", async () => {
+          const mark = await lastSeq(processor)
+          const orders = await orderCount()
+          const checkout = await startCheckout(api, store, { providerId: processor.providerId })
+          const form = await submitTestForm({ number: APPROVE })
+          await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
+
+          // The test app retries once (maxRetries: 1): both answers are lost.
+          await loseAuthorizationAnswers(2)
+          const { status, data } = await api.post(`/store/carts/${checkout.cartId}/complete`, {}, {
+            ...store.storeHeaders,
+            validateStatus: () => true,
+          })
+          expect(status).toBe(409)
+          expect(data.type).not.toBe("cart")
+          expect(await orderCount()).toBe(orders)
+          expect(liveAt(movesSince(await processor.moves(), mark))).toHaveLength(1)
+
+          // What the widget does with a 409: the same session again.
+          await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
+          const again = await completeCart(api, store, checkout)
+          if (again.type !== "order") throw new Error(JSON.stringify(again))
+          const moves = movesSince(await processor.moves(), mark)
+          const live = liveAt(moves)
+          expect(live).toHaveLength(1)
+          // One authorization at the processor, answered again (duplicate detection / Idempotency-Key) rather than made twice.
+          expect(moves.filter((m) => m.kind === "authorization")).toHaveLength(1)
+          expect(live[0].replays).toBeGreaterThanOrEqual(1)
+          expect((await orderPayment(again.order.id)).data.cnp_txn_id).toBe(live[0].id)
         })
-        expect(status).toBe(409)
-        expect(data.type).not.toBe("cart")
-        expect(await orderCount()).toBe(orders)
-        expect(await liveAuthorizations(since)).toHaveLength(1)
 
-        // What the widget does with a 409: the same session again.
-        await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
-        const again = await completeCart(api, store, checkout)
-        if (again.type !== "order") throw new Error(JSON.stringify(again))
-        const live = await liveAuthorizations(since)
-        expect(live).toHaveLength(1)
-        expect((await orderPayment(again.order.id)).data.cnp_txn_id).toBe(live[0].cnpTxnId)
-      })
+        it("a storefront that starts a new session after the 409 anyway: the first authorization is released", async () => {
+          const mark = await lastSeq(processor)
+          const checkout = await startCheckout(api, store, { providerId: processor.providerId })
+          const form = await submitTestForm({ number: APPROVE })
+          await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
+          await loseAuthorizationAnswers(2)
+          expect((await api.post(`/store/carts/${checkout.cartId}/complete`, {}, { ...store.storeHeaders, validateStatus: () => true })).status).toBe(409)
+          await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
+          const orphan = liveAt(movesSince(await processor.moves(), mark))
+          expect(orphan).toHaveLength(1)
 
-      it("a storefront that starts a new session after the 409 anyway: the first authorization is released", async () => {
-        const since = (await processorTransactions()).length
-        const checkout = await startCheckout(api, store)
-        const form = await submitTestForm({ number: APPROVE })
-        await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
-        await loseNextAnswers(2)
-        expect((await api.post(`/store/carts/${checkout.cartId}/complete`, {}, { ...store.storeHeaders, validateStatus: () => true })).status).toBe(409)
-        await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
-        const orphan = await liveAuthorizations(since)
-        expect(orphan).toHaveLength(1)
+          // A new form in a new session: Medusa deletes the old session, and the provider asks the
+          // processor (Worldpay: queryTransaction, then authReversal) or releases by reference (Adyen: /cancels).
+          const retry = await submitTestForm({ number: APPROVE })
+          await sendFormResult(api, store, checkout, { form_id: retry.formId, response_code: retry.responseCode })
+          const releases = movesSince(await processor.moves(), mark).filter((m) => m.kind === "release" && m.paymentId === orphan[0].id)
+          expect(releases).toEqual([expect.objectContaining({ ok: true })])
 
-        // A new form in a new session: Medusa deletes the old session, and the provider asks the processor.
-        const retry = await submitTestForm({ number: APPROVE })
-        await sendFormResult(api, store, checkout, { form_id: retry.formId, response_code: retry.responseCode })
-        const reversals = (await processorTransactions("authReversal")).filter((t) => t.originalCnpTxnId === orphan[0].cnpTxnId)
-        expect(reversals).toEqual([expect.objectContaining({ response: "000" })])
-
-        const result = await completeCart(api, store, checkout)
-        if (result.type !== "order") throw new Error(JSON.stringify(result))
-        const live = await liveAuthorizations(since)
-        expect(live).toHaveLength(1)
-        expect(live[0].cnpTxnId).not.toBe(orphan[0].cnpTxnId)
+          const result = await completeCart(api, store, checkout)
+          if (result.type !== "order") throw new Error(JSON.stringify(result))
+          const live = liveAt(movesSince(await processor.moves(), mark))
+          expect(live).toHaveLength(1)
+          expect(live[0].id).not.toBe(orphan[0].id)
+        })
       })
 
       it("a shopper who walks away after the 409: the reconciliation job releases the authorization", async () => {

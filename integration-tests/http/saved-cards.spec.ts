@@ -10,6 +10,7 @@ import { launchChromium } from "../../scripts/chromium.cjs"
 import { join } from "node:path"
 import { NEW_SESSION_MESSAGES, SAVED_CARD_REMOVED } from "../../src/workflows/utils/checkout-session"
 import { SHOPPER_MESSAGES } from "../../src/providers/servicescan/messages"
+import { lastSeq, movesSince, PROCESSORS } from "../helpers/processors"
 
 /**
  * Saved cards through the real app, on real PostgreSQL, against the real
@@ -82,20 +83,20 @@ medusaIntegrationTestRunner({
     })
 
     /** A cart of the shopper's with a payment collection, and the ServiceScan session a storefront starts with. */
-    async function cartFor(who: SignedInCustomer | null) {
+    async function cartFor(who: SignedInCustomer | null, providerId = SERVICESCAN_PROVIDER_ID) {
       const cart = keep(
         await api.post("/store/carts", { region_id: store.regionId, items: [{ variant_id: store.variantId, quantity: 1 }], email: who?.email ?? "guest@example.com" }, as(who))
       )
       expect(cart.status).toBe(200)
       const collection = keep(await api.post("/store/payment-collections", { cart_id: cart.data.cart.id }, as(who)))
       const paymentCollectionId: string = collection.data.payment_collection.id
-      keep(await api.post(`/store/payment-collections/${paymentCollectionId}/payment-sessions`, { provider_id: SERVICESCAN_PROVIDER_ID }, as(who)))
+      keep(await api.post(`/store/payment-collections/${paymentCollectionId}/payment-sessions`, { provider_id: providerId }, as(who)))
       return { cartId: cart.data.cart.id as string, paymentCollectionId }
     }
 
-    async function pay(who: SignedInCustomer | null, paymentCollectionId: string, data: Record<string, unknown>) {
+    async function pay(who: SignedInCustomer | null, paymentCollectionId: string, data: Record<string, unknown>, providerId = SERVICESCAN_PROVIDER_ID) {
       return keep(
-        await api.post(`/store/payment-collections/${paymentCollectionId}/payment-sessions`, { provider_id: SERVICESCAN_PROVIDER_ID, data }, as(who))
+        await api.post(`/store/payment-collections/${paymentCollectionId}/payment-sessions`, { provider_id: providerId, data }, as(who))
       )
     }
 
@@ -430,6 +431,41 @@ medusaIntegrationTestRunner({
       const sessions = cart.data.cart.payment_collection.payment_sessions
       expect(sessions[0].context).toEqual({})
       expect(JSON.stringify(cart.data)).not.toContain(token)
+    })
+
+    describe.each(PROCESSORS)("saved cards at $name", (processor) => {
+      it("saves the card on a first checkout, then pays with it: one authorization for the same shopper and token, no exchange", async () => {
+        const shopper = await signUpCustomer(api, store, `saver-${processor.name}@example.com`)
+        const first = await cartFor(shopper, processor.providerId)
+        // As the widget sends the session's form_config: the form carries the customer, whom Adyen stores the card for.
+        const form = await submitTestForm({ number: CARD }, { scanned: true, config: { customerId: shopper.id } })
+        const session = await pay(shopper, first.paymentCollectionId, { form_id: form.formId, response_code: form.responseCode, save_card: true }, processor.providerId)
+        expect(session.status).toBe(200)
+        const mark = await lastSeq(processor)
+        const placed = await complete(shopper, first.cartId)
+        expect(placed.data.type).toBe("order")
+        const [paid] = movesSince(await processor.moves(), mark)
+        // The shopper reference rule (docs/architecture.md): the card is stored and charged for the customer.
+        expect(paid).toMatchObject({ kind: "authorization", ok: true, shopper: shopper.id, token: expect.stringMatching(processor.tokenPattern) })
+
+        const cards = await waitForSavedCards(shopper, 1)
+        expect(cards).toEqual([expect.objectContaining({ provider_id: processor.providerId, last4: "4444" })])
+
+        const second = await cartFor(shopper, processor.providerId)
+        expect((await pay(shopper, second.paymentCollectionId, { payment_method_id: cards[0].id }, processor.providerId)).status).toBe(200)
+        await resetStats()
+        const again = await complete(shopper, second.cartId)
+        expect(again.data.type).toBe("order")
+
+        const after = await stats()
+        expect(after[processor.routes.authorize]).toBe(1)
+        expect(after["token.exchange"]).toBe(0)
+        expect(after["forms.create"]).toBe(0)
+        const moves = movesSince(await processor.moves(), paid.seq)
+        expect(moves).toEqual([expect.objectContaining({ kind: "authorization", ok: true, shopper: shopper.id, token: paid.token, replays: 0 })])
+        const payment = await paymentOf(again.data.order.id)
+        expect(payment.data).toMatchObject({ source: "saved_card", gateway: processor.name, saved_card: { id: cards[0].id }, cnp_txn_id: moves[0].id })
+      })
     })
   },
 })

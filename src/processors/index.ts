@@ -1,7 +1,8 @@
-import type { z } from "@medusajs/framework/zod"
+import { z } from "@medusajs/framework/zod"
 import type { DisputeGatewayHttpOptions, DisputeProcessor, GatewayConfig, GatewayHttpOptions, ProcessorDefinition } from "./definition"
 import { gatewayOption } from "./gateway-option"
 import { DisputeGateway, isDisputeGateway, isProcessorGateway, missingGatewayMethods, ProcessorGateway } from "./types"
+import { adyen } from "./adyen"
 import { worldpay } from "./worldpay"
 
 /**
@@ -12,6 +13,7 @@ import { worldpay } from "./worldpay"
  */
 const PROCESSORS = [
   worldpay,
+  adyen,
 ] as const satisfies readonly ProcessorDefinition[]
 
 type Registered = (typeof PROCESSORS)[number]
@@ -74,6 +76,53 @@ export function disputeGatewayOption() {
     isCustom: isDisputeGateway,
     mismatch: () => `must be ${DISPUTE_SIDES.map(({ side }) => side.shape).join(" or ")} or an object implementing DisputeGateway`,
   })
+}
+
+/**
+ * The module's `disputeGateway` option as a store may write it: one gateway,
+ * or a list with one per processor (a store taking payments through two).
+ * Parsed to a list either way; an error names the entry at fault
+ * (`disputeGateway.url` for one, `disputeGateway.1.url` in a list), and two
+ * gateways of one name are refused, since cases are stored by gateway name.
+ */
+export function disputeGatewaysOption() {
+  const one = disputeGatewayOption()
+  return z.unknown().transform((value, ctx): Array<DisputeGatewayConfig | DisputeGateway> | undefined => {
+    if (value === undefined) {
+      return undefined
+    }
+    const entries = Array.isArray(value) ? value : [value]
+    if (entries.length === 0) {
+      ctx.issues.push({ code: "custom", input: value, message: "must list at least one gateway (or be left out)" })
+      return z.NEVER
+    }
+    const parsed: Array<DisputeGatewayConfig | DisputeGateway> = []
+    entries.forEach((entry, index) => {
+      const result = one.safeParse(entry)
+      if (result.success) {
+        parsed.push(result.data)
+        return
+      }
+      for (const issue of result.error.issues) {
+        ctx.issues.push({ code: "custom", message: issue.message, path: Array.isArray(value) ? [index, ...issue.path] : issue.path, input: entry })
+      }
+    })
+    if (parsed.length !== entries.length) {
+      return z.NEVER
+    }
+    const names = parsed.map(disputeGatewayName)
+    const twice = names.find((name, index) => names.indexOf(name) !== index)
+    if (twice) {
+      ctx.issues.push({ code: "custom", input: value, message: `lists two gateways named "${twice}": one per processor` })
+      return z.NEVER
+    }
+    return parsed
+  })
+}
+
+/** The name a configured dispute gateway stores its cases under: its processor's type, or a store's gateway's own name. */
+export function disputeGatewayName(option: DisputeGatewayConfig | DisputeGateway): string {
+  return isBuiltIn<DisputeGatewayConfig>(option) ? option.type : option.name
 }
 
 /** The payment gateway the provider's parsed `gateway` option names: built from a configuration, or the store's own. */

@@ -25,7 +25,13 @@
  * - Every request carries `requestId`, stable across retries of the same
  *   Medusa operation (at most 25 characters, derived from Medusa's idempotency
  *   key). Send it as the processor's idempotency / duplicate-detection key so a
- *   repeated request returns the original result instead of moving money twice.
+ *   repeated request returns the original result instead of moving money twice
+ *   (cnpAPI: the `id` attribute; Adyen: inside the `Idempotency-Key`, with the
+ *   operation's name, since Adyen keeps keys per company, not per endpoint).
+ * - A processor that takes a request and decides it later (Adyen's `201
+ *   received` for captures, refunds and cancels) answers `approved` with
+ *   `pending: true`; the provider records the operation as pending, and the
+ *   processor's later report is applied as an {@link OperationOutcome}.
  * - Return a {@link GatewayResult} for every answer the processor gave about
  *   the transaction itself, including declines; throw only when there is no
  *   such answer (network failure, timeout, credentials or request format
@@ -60,6 +66,24 @@ export interface ProcessorGateway {
    * until the issuer drops it.
    */
   lookup?(request: LookupRequest): Promise<GatewayResult[]>
+  /**
+   * Optional, for a processor with no {@link lookup} (Adyen has no read by the
+   * merchant's id): releases whatever it authorized under `orderId`, the
+   * reference the authorization was sent with, without knowing the
+   * authorization's own id (Adyen's standalone `POST /cancels` by payment
+   * reference). The provider sends it for a session that may have been
+   * authorized without its answer arriving; when nothing was authorized, the
+   * processor finds nothing and moves no money. Not called when `lookup` exists.
+   */
+  releaseByReference?(request: ReleaseByReferenceRequest): Promise<GatewayResult>
+}
+
+/** What {@link ProcessorGateway.releaseByReference} releases. */
+export type ReleaseByReferenceRequest = GatewayRequestBase & {
+  /** The `orderId` the authorization (or sale) was sent with. */
+  orderId: string
+  /** Which it was: an authorization, or a sale (automatic capture). */
+  target: "authorization" | "capture"
 }
 
 /** What {@link ProcessorGateway.lookup} looks for. */
@@ -88,6 +112,11 @@ export type AuthorizeRequest = GatewayRequestBase & {
   token: string
   /** The Medusa customer id, when the shopper is logged in (at most 50 characters). */
   customerId?: string
+  /**
+   * The hosted form whose card `token` is (absent for a saved card). Adyen
+   * stores a guest's card under it: see "The shopper reference" in docs/architecture.md.
+   */
+  formId?: string
 }
 
 export type CaptureRequest = GatewayRequestBase & {
@@ -95,11 +124,25 @@ export type CaptureRequest = GatewayRequestBase & {
   transactionId: string
   /** Integer minor units for a partial capture; omitted captures what remains. */
   amount?: number
+  /**
+   * What remains authorized, in minor units: what a capture without `amount`
+   * takes. Set by the provider, for a processor whose capture always names
+   * its amount (Adyen).
+   */
+  remainingAmount?: number
+  /** ISO 4217 code of the authorization. Set by the provider, for the same processors. */
+  currencyCode?: string
 }
 
 export type RefundRequest = GatewayRequestBase & {
   /** The processor's id of the capture or sale being refunded. */
   transactionId: string
+  /**
+   * The processor's id of the authorization or sale the capture belongs to.
+   * Set by the provider, for a processor that refunds a payment by its own id
+   * rather than its capture's (Adyen).
+   */
+  paymentTransactionId?: string
   /** Integer, in the currency's minor unit. */
   amount: number
   /** ISO 4217 code of the original payment. */
@@ -111,6 +154,8 @@ export type CancelRequest = GatewayRequestBase & {
   transactionId: string
   /** What is being cancelled: an authorization (reversal) or a capture/sale (void). */
   target: "authorization" | "capture"
+  /** The authorization's or sale's id, as for {@link RefundRequest.paymentTransactionId} (Adyen reverses a payment by it). */
+  paymentTransactionId?: string
 }
 
 /**
@@ -170,11 +215,39 @@ export type GatewayResult = {
   message: string
   /** True when the processor recognised `requestId` and answered with the original result. */
   duplicate?: boolean
+  /**
+   * The processor took the request and decides it later (Adyen: `201
+   * received`). `outcome` is then "approved" and `transactionId` names the
+   * operation; its fate comes as an {@link OperationOutcome}.
+   */
+  pending?: boolean
   /** Issuer's authorization code. */
   authCode?: string
   /** Approved amount in minor units, when the processor states it. */
   approvedAmount?: number
   card?: GatewayCard
+}
+
+/**
+ * A processor's later word on an operation it answered `pending` (a capture,
+ * refund or cancel): Adyen's CAPTURE, REFUND, CANCELLATION (and their
+ * `_FAILED` / `success: "false"` variants) notifications, read by that
+ * processor's webhook code. The provider's payment data applies it with
+ * `applyOperationOutcome` (providers/servicescan/operation-outcomes.ts).
+ */
+export type OperationOutcome = {
+  /** What the operation was. */
+  operation: "capture" | "refund" | "cancel"
+  /** The processor's id of the payment (authorization or sale): payment data's `cnp_txn_id`. */
+  paymentTransactionId: string
+  /** The processor's id of the operation, as the gateway answered it (`GatewayResult.transactionId`). */
+  transactionId: string
+  /** Done (true), or refused after all (false: nothing moved, or a later failure undid it). */
+  success: boolean
+  /** The processor's words for a failure, for the merchant. */
+  reason?: string
+  /** When the processor decided, ISO 8601. */
+  occurredAt: string
 }
 
 /**
@@ -270,6 +343,59 @@ export interface DisputeGateway {
   represent(caseId: string, input: { note: string; amountMinor?: number }): Promise<DisputeUpdateResult>
   /** Accepts the chargeback (Worldpay `MERCHANT_ACCEPTS_LIABILITY`). */
   acceptLiability(caseId: string, input: { note: string }): Promise<DisputeUpdateResult>
+  /**
+   * Present when the processor pushes its cases by webhook instead of
+   * publishing them for reading (Adyen). Such a gateway has no read of a case:
+   * its lists answer nothing and `getCase` null, so the caller skips the
+   * read-before-write; in exchange its `represent` and `acceptLiability` are
+   * idempotent themselves (an answer the processor already took is success).
+   */
+  readonly webhook?: ProcessorWebhook
+}
+
+/**
+ * A processor's notification webhook, read by the processor's own code: the
+ * route and workflows see only {@link PushedEvent}s.
+ */
+export interface ProcessorWebhook {
+  /** The body of the 2xx answer the processor expects (Adyen: `[accepted]`). */
+  readonly acknowledgement: string
+  /** How old an event may be and still be taken; older is stale and creates nothing (why this bound: the processor's folder). */
+  readonly maxAgeMs: number
+  /**
+   * Checks one delivery (signature, the webhook's credentials) and reads its
+   * events. Throws {@link WebhookRejection}: nothing of a rejected delivery is kept.
+   */
+  receive(request: { body: Uint8Array; authorization?: string }): PushedEvent[]
+  /** The case as all of its stored events say, whatever order they arrived in. */
+  caseRecord(events: readonly PushedEvent[]): DisputeCaseRecord
+}
+
+/** One event of a webhook delivery, in processor-neutral terms. */
+export type PushedEvent = {
+  /** What makes two deliveries the same event: a retry or a replay has the same key (stored unique). */
+  key: string
+  /** A case's event (opening, update, decision), an operation's outcome, or anything else (acknowledged, kept, ignored). */
+  kind: "case" | "operation" | "ignored"
+  /** The processor's case id (`kind: "case"`). */
+  caseId?: string
+  /** When the processor says it happened, ISO 8601. */
+  occurredAt: string
+  /** What became of a pending operation (`kind: "operation"`). */
+  operation?: OperationOutcome
+  /** The event as received, without its signature: what `caseRecord` reads back. */
+  data: Record<string, unknown>
+}
+
+/** A webhook delivery refused as a whole: `forged` (signature or credentials) or `malformed` (not the processor's notification). */
+export class WebhookRejection extends Error {
+  readonly reason: "forged" | "malformed"
+
+  constructor(message: string, reason: "forged" | "malformed") {
+    super(message)
+    this.name = "WebhookRejection"
+    this.reason = reason
+  }
 }
 
 /** The processor's acknowledgement of an update. */

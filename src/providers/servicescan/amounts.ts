@@ -9,9 +9,14 @@ import type { ServiceScanPaymentData } from "./types"
  * left" and refuse, before anything is sent, what the processor cannot do.
  */
 
-/** The minor units captured so far (the sale's amount for an automatic capture). */
+/** The minor units captured so far (the sale's amount for an automatic capture); a capture the processor failed later moved nothing. */
 export function capturedMinorOf(payment: Pick<ServiceScanPaymentData, "captures">): number {
-  return payment.captures.reduce((sum, capture) => sum + capture.amount_minor, 0)
+  return payment.captures.filter(moved).reduce((sum, capture) => sum + capture.amount_minor, 0)
+}
+
+/** An operation that moved (or may still move) money: not one the processor reported failed later. */
+function moved(record: { outcome?: string }): boolean {
+  return record.outcome !== "failed"
 }
 
 /** One credit of a refund: the capture it credits and how much. */
@@ -40,12 +45,13 @@ export function planRefund(
   rounded = false
 ): RefundPlan {
   const open = payment.captures
+    .filter(moved)
     .map((capture) => ({
       captureTxnId: capture.cnp_txn_id,
       remaining:
         capture.amount_minor -
         payment.refunds
-          .filter((refund) => capture.cnp_txn_id !== "" && refund.capture_cnp_txn_id === capture.cnp_txn_id)
+          .filter((refund) => moved(refund) && capture.cnp_txn_id !== "" && refund.capture_cnp_txn_id === capture.cnp_txn_id)
           .reduce((sum, refund) => sum + refund.amount_minor, 0),
     }))
     .filter((entry) => entry.remaining > 0)

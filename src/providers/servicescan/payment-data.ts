@@ -113,6 +113,7 @@ export function withCapture(
     request_id: capture.requestId,
     ...(capture.captureId ? { idempotency_key: capture.captureId } : {}),
     captured_at: new Date().toISOString(),
+    ...pendingOf(result),
   }
   const fully = result.outcome === "already_done" || capture.capturedMinor + amountMinor >= payment.amount_minor
   return { ...payment, status: fully ? "captured" : "authorized", captures: [...payment.captures, record] }
@@ -132,6 +133,7 @@ export function refundRecord(
     request_id: requestId,
     ...(refundId ? { idempotency_key: refundId } : {}),
     refunded_at: new Date().toISOString(),
+    ...pendingOf(result),
   }
 }
 
@@ -150,8 +152,18 @@ export function canceledPaymentData(
       request_id: payment.request_id,
       processor_response: { code: result.responseCode, message: result.message },
       canceled_at: new Date().toISOString(),
+      ...pendingOf(result),
     },
   }
+}
+
+/**
+ * `outcome: "pending"` for an operation the processor took without deciding
+ * it (`GatewayResult.pending`, Adyen's `201 received`): its notification
+ * decides it later (operation-outcomes.ts).
+ */
+function pendingOf(result: GatewayResult): { outcome?: "pending" } {
+  return result.pending ? { outcome: "pending" } : {}
 }
 
 /** The session status Medusa reads from payment data. */

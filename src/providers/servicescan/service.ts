@@ -18,12 +18,13 @@ import { capturedMinorOf, captureMinorFor, refundPartsFor, voidTargetOf } from "
 import { CaptureAmountReader, captureReaderFrom } from "./capture-reader"
 import { CardVelocity } from "./card-velocity"
 import {
-  alreadyReleasedError, declineError, formCodeError, operationRefusal, savedCardTokenMismatchError, savedCardUnopenedError,
+  alreadyReleasedError, formCodeError, operationRefusal, savedCardTokenMismatchError, savedCardUnopenedError,
   tooManyAttemptsError,
 } from "./errors"
 import { isCardDecline } from "./failures"
 import { hashId, processorIdFor } from "./ids"
 import { parseServiceScanOptions, ResolvedServiceScanOptions, ServiceScanOptions } from "./options"
+import { ProcessorCall, ProcessorCalls } from "./processor-calls"
 import { liveAtProcessor, releasedAtProcessor } from "./processor-records"
 import { FailedCall, ProviderLog } from "./provider-log"
 import {
@@ -46,16 +47,6 @@ type InjectedDependencies = {
 
 /** Validation code of a form that passed the hosted form's checks. */
 const FORM_VALID = "870"
-/** Fresh request ids a refund or capture may take after replayed declines (see `callProcessor`). */
-const MAX_TRIES_AFTER_DECLINE = 5
-
-/** One call to the processor, as its failure is logged. */
-type ProcessorCall = FailedCall & {
-  request_id: string
-  /** The card is one the customer saved: a decline is told as the saved card's. */
-  savedCard?: boolean
-}
-
 /**
  * ServiceScan payment provider: the shopper types (or scans) the card into the
  * hosted form, the storefront sends the form id back as session data, and at
@@ -85,6 +76,8 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   private readonly captureReader_: CaptureAmountReader
   /** The per-card velocity limit (the `velocity.perCard` option). */
   private readonly cardVelocity_: CardVelocity
+  /** Every remote call, its failures mapped and logged (processor-calls.ts). */
+  private readonly calls_: ProcessorCalls
 
   /**
    * Validates the options once, when Medusa loads the provider.
@@ -132,6 +125,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       ...(this.options_.savedCards ? savedCardSecretValues(this.options_.savedCards) : []),
     ].filter((secret): secret is string => typeof secret === "string" && secret.length >= 4)
     this.log_ = new ProviderLog(this.logger_, ServiceScanProviderService.identifier, this.secrets_, () => this.gateway_.name)
+    this.calls_ = new ProcessorCalls(this.log_)
     if (this.options_.savedCards) {
       this.savedCardKeys_ = savedCardKeys(this.options_.savedCards)
     }
@@ -248,8 +242,9 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       currencyCode: session.currencyCode,
       token,
       customerId: session.customerId,
+      formId: session.formId,
     }
-    const { result } = await this.callProcessor(
+    const { result } = await this.calls_.processor(
       { ...call, secrets: [token], savedCard: !!session.savedCard },
       () => (automatic ? this.gateway_.sale(request) : this.gateway_.authorize(request)),
       {
@@ -258,7 +253,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
           if (declined.reason === "partial_approval" && declined.transactionId) {
             // Never requested (no allowPartialAuth), but if it happens the partial
             // hold must not linger on the shopper's card.
-            await this.releaseQuietly(declined.transactionId, requestId, automatic ? "capture" : "authorization")
+            await this.calls_.releaseQuietly(this.gateway_, declined.transactionId, requestId, automatic ? "capture" : "authorization")
           }
           // A replayed decline (a retried completion of the same session) is the same decline, counted once.
           if (!declined.duplicate && isCardDecline(declined)) {
@@ -286,7 +281,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       // cancels it when the Payment cannot be created, and the session's data is
       // rolled back with it). Its own records, not any process's memory, say
       // whether it still holds.
-      const released = await this.callRemote({ ...call, stage: "processor" }, () =>
+      const released = await this.calls_.remote({ ...call, stage: "processor" }, () =>
         releasedAtProcessor(this.gateway_, requestId, automatic)
       )
       if (released) {
@@ -331,7 +326,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     const amountMinor = captureMinorFor(payment, capturedMinor, amount, captureId)
     const whole = capturedMinor === 0 && amountMinor === payment.amount_minor
     const captureKey = `${payment.request_id}:capture:${payment.captures.length}:${amountMinor}`
-    const { result, requestId } = await this.callProcessor(
+    const { result, requestId } = await this.calls_.processor(
       { operation: "capture", request_id: whole ? payment.request_id : hashId(captureKey), form_id: payment.form_id },
       (requestId) =>
         this.gateway_.capture({
@@ -339,6 +334,9 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
           transactionId: payment.cnp_txn_id,
           // No amount captures all that remains: the classic full capture, as before partial captures.
           ...(whole ? {} : { amount: amountMinor }),
+          // For a processor whose capture names its amount whole or not (Adyen).
+          remainingAmount: payment.amount_minor - capturedMinor,
+          currencyCode: payment.currency_code,
         }),
       { renewKey: captureKey }
     )
@@ -370,12 +368,13 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     const refunds: ServiceScanRefundRecord[] = []
     for (const part of refundPartsFor(payment, input.amount)) {
       const refundKey = `${payment.request_id}:refund:${payment.refunds.length + refunds.length}:${part.amountMinor}`
-      const { result, requestId } = await this.callProcessor(
+      const { result, requestId } = await this.calls_.processor(
         { operation: "refund", request_id: hashId(refundKey), form_id: payment.form_id },
         (requestId) =>
           this.gateway_.refund({
             requestId,
             transactionId: part.captureTxnId,
+            paymentTransactionId: payment.cnp_txn_id,
             amount: part.amountMinor,
             currencyCode: payment.currency_code,
           }),
@@ -405,9 +404,9 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       return { data: payment }
     }
     const { transactionId, kind } = voidTargetOf(payment)
-    const { result } = await this.callProcessor(
+    const { result } = await this.calls_.processor(
       { operation: "cancel", request_id: payment.request_id, form_id: payment.form_id },
-      (requestId) => this.gateway_.cancel({ requestId, transactionId, target: kind })
+      (requestId) => this.gateway_.cancel({ requestId, transactionId, target: kind, paymentTransactionId: payment.cnp_txn_id })
     )
     return { data: canceledPaymentData(payment, kind, result) }
   }
@@ -426,8 +425,11 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
    *   (the completion answered 409), and the storefront or the shopper never
    *   completed that session again. The processor is asked what it holds under
    *   the session's request id, and a live authorization is released (a sale
-   *   voided). If the processor cannot be asked, this throws: Medusa then keeps
-   *   the session, and the reconciliation job tries again later.
+   *   voided). A processor that cannot be asked (no `lookup`) but can release
+   *   by reference (Adyen's standalone cancel) is told to release, blind: when
+   *   nothing was authorized, nothing moves. If the processor cannot be
+   *   reached, this throws: Medusa then keeps the session, and the
+   *   reconciliation job tries again later.
    */
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
     const data = input.data ?? {}
@@ -451,19 +453,27 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       form_id: submitted.formId,
       payment_method_id: submitted.paymentMethodId,
     }
-    const live = await this.callRemote({ ...call, stage: "processor" }, () =>
-      liveAtProcessor(this.gateway_, submitted.requestId, automatic)
-    )
-    const transactionId = live?.transactionId
-    if (!transactionId) {
-      return { data: input.data }
+    const target = automatic ? "capture" : "authorization"
+    const gateway = this.gateway_
+    const releaseByReference = gateway.releaseByReference?.bind(gateway)
+    let release: (requestId: string) => Promise<GatewayResult>
+    if (!gateway.lookup && releaseByReference) {
+      // No read by our id (Adyen): release whatever was authorized under the session's reference, blind.
+      release = (requestId) => releaseByReference({ requestId, orderId: submitted.requestId, target })
+    } else {
+      const live = await this.calls_.remote({ ...call, stage: "processor" }, () =>
+        liveAtProcessor(gateway, submitted.requestId, automatic)
+      )
+      const transactionId = live?.transactionId
+      if (!transactionId) {
+        return { data: input.data }
+      }
+      release = (requestId) => gateway.cancel({ requestId, transactionId, target, paymentTransactionId: transactionId })
     }
-    const { result } = await this.callProcessor(call, (requestId) =>
-      this.gateway_.cancel({ requestId, transactionId, target: automatic ? "capture" : "authorization" })
-    )
+    const { result } = await this.calls_.processor(call, release)
     this.log("warn", {
       ...call,
-      event: "orphan_released",
+      event: result.pending ? "orphan_release_requested" : "orphan_released",
       cnp_txn_id: result.transactionId,
       detail: "an authorization whose answer was lost, on a session that never completed, was released at the processor",
     })
@@ -527,7 +537,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
   async savePaymentMethod(input: SavePaymentMethodInput): Promise<SavePaymentMethodOutput> {
     const save = readSaveCardRequest(this.savedCardKeys_, input)
     const call: FailedCall = { operation: "save", form_id: save.request.form_id }
-    const { token } = await this.callRemote({ ...call, stage: "exchange" }, () =>
+    const { token } = await this.calls_.remote({ ...call, stage: "exchange" }, () =>
       this.checkout_.exchangeFormId(save.request.form_id)
     )
     const saved = savedCardFrom(save, token)
@@ -554,25 +564,10 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     return { action: PaymentActions.NOT_SUPPORTED }
   }
 
-  /** Releases a partial approval; a failure is logged, the shopper's decline stands. */
-  private async releaseQuietly(transactionId: string, requestId: string, target: "authorization" | "capture"): Promise<void> {
-    try {
-      await this.gateway_.cancel({ requestId, transactionId, target })
-    } catch (error) {
-      this.log("error", {
-        operation: "authorize",
-        event: "partial_approval_not_released",
-        request_id: requestId,
-        cnp_txn_id: transactionId,
-        detail: error instanceof Error ? error.message : String(error),
-      })
-    }
-  }
-
   /** The processor token: a saved card's opened from its seal (no call), a form's from the exchange. */
   private async tokenFor(session: AuthorizationSession, call: ProcessorCall): Promise<string> {
     if (!session.savedCard) {
-      const exchanged = await this.callRemote({ ...call, stage: "exchange" }, () =>
+      const exchanged = await this.calls_.remote({ ...call, stage: "exchange" }, () =>
         this.checkout_.exchangeFormId(session.reference)
       )
       return exchanged.token
@@ -586,53 +581,9 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     return opened
   }
 
-  /**
-   * Sends one processor transaction: a throw and a decline are mapped
-   * (errors.ts) and logged here and nowhere else.
-   * - `approvalOnly`: anything but an approval is refused (an authorization is never "already done").
-   * - `renewKey`: the processor answers a repeated request id with the original result, declines
-   *   included, and a capture's or refund's id repeats for every try of the same operation. A decline
-   *   moved no money, so a replayed one goes again under a fresh id (at most MAX_TRIES_AFTER_DECLINE).
-   * - `onDecline`: what to do before the decline is thrown.
-   */
-  private async callProcessor(
-    call: ProcessorCall,
-    send: (requestId: string) => Promise<GatewayResult>,
-    options: { approvalOnly?: boolean; renewKey?: string; onDecline?: (result: GatewayResult) => Promise<void> } = {}
-  ): Promise<{ result: GatewayResult; requestId: string }> {
-    let requestId = call.request_id
-    for (let attempt = 1; ; attempt++) {
-      const result = await this.callRemote({ ...call, request_id: requestId, stage: "processor" }, () => send(requestId))
-      if (options.approvalOnly ? result.outcome === "approved" : result.outcome !== "declined") {
-        return { result, requestId }
-      }
-      if (options.renewKey && result.duplicate && attempt < MAX_TRIES_AFTER_DECLINE) {
-        requestId = hashId(`${options.renewKey}:after-decline:${attempt}`)
-        continue
-      }
-      await options.onDecline?.(result)
-      throw this.fail(declineError(result, { ...this.log_.context(call.operation), savedCard: call.savedCard }), {
-        ...call,
-        request_id: requestId,
-        stage: "processor",
-        // Whether an authorization's decline was replayed: the velocity limit counts it once.
-        duplicate: call.operation === "authorize" ? (result.duplicate ?? false) : undefined,
-      })
-    }
-  }
-
-  /** Makes one remote call (the exchange, a processor call or lookup); a throw is mapped and logged. */
-  private async callRemote<T>(call: FailedCall, send: () => Promise<T>): Promise<T> {
-    try {
-      return await send()
-    } catch (error) {
-      throw this.fail(error, call)
-    }
-  }
-
   /** The error to throw for a failure, mapped through errors.ts and logged once (`ProviderLog.failure`). */
   private fail(error: unknown, call: FailedCall): MedusaError {
-    return this.log_.failure(error, call)
+    return this.calls_.fail(error, call)
   }
 
   private log(level: "info" | "warn" | "error", fields: Record<string, unknown>): void {

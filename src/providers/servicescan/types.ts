@@ -75,6 +75,20 @@ export type ServiceScanCaptureRecord = {
   /** Medusa's Capture id this capture was made for (absent for a sale). */
   idempotency_key?: string
   captured_at: string
+} & LaterOutcome
+
+/**
+ * The processor's later word on an operation it took without deciding it
+ * (Adyen's `201 received`): `pending` until its notification is applied
+ * (operation-outcomes.ts), then `succeeded` or `failed`. Absent when the
+ * processor decided at once (cnpAPI), which is as good as `succeeded`.
+ */
+export type LaterOutcome = {
+  outcome?: "pending" | "succeeded" | "failed"
+  /** The processor's words for a failure. */
+  outcome_reason?: string
+  /** When the processor decided (its notification's time). */
+  outcome_at?: string
 }
 
 /** One refund at the processor. */
@@ -89,7 +103,7 @@ export type ServiceScanRefundRecord = {
   /** Medusa's idempotency key of the refund (the Refund id), to recognise a retry. */
   idempotency_key?: string
   refunded_at: string
-}
+} & LaterOutcome
 
 /** `authorized` until the captures add up to the authorization (partial captures keep it so), then `captured`. */
 export type ServiceScanPaymentStatus = "authorized" | "captured" | "canceled"
@@ -152,7 +166,7 @@ export type ServiceScanPaymentData = {
     request_id: string
     processor_response: { code: string; message: string }
     canceled_at: string
-  }
+  } & LaterOutcome
   authorized_at: string
 }
 
@@ -262,6 +276,13 @@ export const SERVER_ONLY_KEYS = [
 
 const processorResponseSchema = z.object({ code: z.string(), message: z.string() })
 
+/** {@link LaterOutcome}'s fields, on every record of an operation. */
+const laterOutcomeShape = {
+  outcome: z.enum(["pending", "succeeded", "failed"]).optional(),
+  outcome_reason: z.string().optional(),
+  outcome_at: z.string().optional(),
+}
+
 /**
  * Validates stored payment data before capture, refund and cancel rely on it.
  * Loose: keys other features add to `payment.data` survive our updates.
@@ -294,6 +315,7 @@ export const paymentDataSchema = z.looseObject({
       request_id: z.string(),
       idempotency_key: z.string().optional(),
       captured_at: z.string(),
+      ...laterOutcomeShape,
     })
   ),
   refunds: z.array(
@@ -304,6 +326,7 @@ export const paymentDataSchema = z.looseObject({
       request_id: z.string(),
       idempotency_key: z.string().optional(),
       refunded_at: z.string(),
+      ...laterOutcomeShape,
     })
   ),
   cancellation: z
@@ -313,6 +336,7 @@ export const paymentDataSchema = z.looseObject({
       request_id: z.string(),
       processor_response: processorResponseSchema,
       canceled_at: z.string(),
+      ...laterOutcomeShape,
     })
     .optional(),
   authorized_at: z.string(),

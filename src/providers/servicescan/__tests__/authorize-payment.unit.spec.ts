@@ -482,6 +482,8 @@ describe("authorizePayment", () => {
         currencyCode: "kwd",
         token: TOKEN,
         customerId: undefined,
+        // The form whose card the token is: Adyen's shopper reference for a guest.
+        formId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       },
     ])
     expect(result.data).toMatchObject({ gateway: "acme", cnp_txn_id: "own-1", card: { last4: "4242", type: "VISA" } })
