@@ -20,6 +20,37 @@ const secretOrKeyring = (name: string, fallback: string) => {
   return value.trimStart().startsWith("[") ? (JSON.parse(value) as { id: string; secret: string }[]) : value
 }
 
+/**
+ * The sandbox's demo Adyen merchant (sandbox README: "The demo Adyen merchant"), one object for the
+ * provider's `gateway` and the disputes module's `disputeGateway`: the same schema reads both.
+ */
+const adyenDemo = {
+  type: "adyen" as const,
+  merchantAccount: "ServiceScanDemoECOM",
+  apiKey: process.env.SERVICESCAN_ADYEN_API_KEY ?? "AQE_test_servicescan_demo_adyen_api_key",
+  checkoutUrl: `${sandboxUrl}/v71`,
+  disputesUrl: `${sandboxUrl}/ca/services/DisputeService/v30`,
+  hmacKey: process.env.SERVICESCAN_ADYEN_HMAC_KEY ?? "5934AD24EED2B42F39D1F8BBAA602FF05E7D291AC95BC71EA5538AC41B6F0F56",
+  webhookUser: "adyen-webhook",
+  webhookPassword: process.env.SERVICESCAN_ADYEN_WEBHOOK_PASSWORD ?? "demo-webhook-password",
+}
+
+/** What both ServiceScan providers share; each adds its processor (the exchange segment) and gateway. */
+const providerOptions = {
+  checkoutUrl: sandboxUrl,
+  clientScriptUrl: `${sandboxUrl}/client.js`,
+  shareableKey: process.env.SERVICESCAN_SHAREABLE_KEY ?? "pk_test_servicescan_demo",
+  paymentTokenApiKey: process.env.SERVICESCAN_PAYMENT_TOKEN_KEY ?? "ptk_test_servicescan_demo",
+  capture: "manual" as const,
+  timeoutMs: Number(process.env.SERVICESCAN_TIMEOUT_MS ?? 5000),
+  maxRetries: 1,
+  // Saved cards: the secret that seals customers' tokens (test value; a store's own comes from its env).
+  savedCards: {
+    secret: secretOrKeyring("SERVICESCAN_SAVED_CARDS_SECRET", "test-saved-cards-secret-0123456789abcdef"),
+    fingerprintSecret: process.env.SERVICESCAN_SAVED_CARDS_FINGERPRINT_SECRET,
+  },
+}
+
 module.exports = defineConfig({
   projectConfig: {
     databaseUrl: process.env.DATABASE_URL,
@@ -47,16 +78,41 @@ module.exports = defineConfig({
         secretKey: process.env.SERVICESCAN_SECRET_KEY ?? "sk_test_servicescan_demo",
         webhookSecret: process.env.SERVICESCAN_WEBHOOK_SECRET ?? "whsec_test_servicescan_demo_0123456789",
         timeoutMs: Number(process.env.SERVICESCAN_TIMEOUT_MS ?? 5000),
-        // Worldpay's Chargeback API, played by the sandbox with the processor's demo credentials.
-        disputeGateway: {
-          type: "worldpay",
-          url: sandboxUrl,
-          user: "demo-user",
-          password: process.env.SERVICESCAN_WORLDPAY_PASSWORD ?? "demo-password",
-        },
+        // One gateway per processor, played by the sandbox: Worldpay's Chargeback API (cases read by the
+        // import job) and Adyen's Disputes API with its webhook (cases pushed to /hooks/servicescan/adyen).
+        disputeGateway: [
+          {
+            type: "worldpay",
+            url: sandboxUrl,
+            user: "demo-user",
+            password: process.env.SERVICESCAN_WORLDPAY_PASSWORD ?? "demo-password",
+          },
+          adyenDemo,
+        ],
         autoRespond: process.env.SERVICESCAN_AUTO_RESPOND ?? "off",
         // Wraps the keys of archived card scans and evidence packs (test value; a store's own comes from its env).
         evidenceKey: secretOrKeyring("SERVICESCAN_EVIDENCE_KEY", "test-evidence-key-encrypting-key-0123456789"),
+        // Case alerts (docs/disputes.md: Alerts): the bell always; email when a spec names a template.
+        alerts: {
+          dueSoonDays: Number(process.env.SERVICESCAN_ALERT_DUE_SOON_DAYS ?? 5),
+          ...(process.env.SERVICESCAN_ALERT_EMAIL_TEMPLATE
+            ? { emailTemplate: process.env.SERVICESCAN_ALERT_EMAIL_TEMPLATE, emailTo: ["disputes@example.com"] }
+            : {}),
+        },
+      },
+    },
+    {
+      // Medusa's default Notification Module serves only the `feed` channel (the admin's bell); its
+      // local provider here also takes `email`, so the alert specs can count what the plugin emails.
+      resolve: "@medusajs/medusa/notification",
+      options: {
+        providers: [
+          {
+            resolve: "@medusajs/medusa/notification-local",
+            id: "local",
+            options: { name: "Local Notification Provider", channels: ["feed", "email"] },
+          },
+        ],
       },
     },
     {
@@ -64,30 +120,26 @@ module.exports = defineConfig({
       options: {
         providers: [
           {
+            // Worldpay cnpAPI: pp_servicescan_servicescan.
             resolve: "./src/providers/servicescan",
             id: "servicescan",
             options: {
-              checkoutUrl: sandboxUrl,
-              clientScriptUrl: `${sandboxUrl}/client.js`,
-              shareableKey: process.env.SERVICESCAN_SHAREABLE_KEY ?? "pk_test_servicescan_demo",
-              paymentTokenApiKey: process.env.SERVICESCAN_PAYMENT_TOKEN_KEY ?? "ptk_test_servicescan_demo",
+              ...providerOptions,
               processor: "worldpay",
-              capture: "manual",
-              timeoutMs: Number(process.env.SERVICESCAN_TIMEOUT_MS ?? 5000),
-              maxRetries: 1,
               gateway: {
                 type: "worldpay",
                 url: `${sandboxUrl}/cnp/online`,
-                merchantId: "demo-merchant",
+                merchantId: "1234567",
                 user: "demo-user",
                 password: process.env.SERVICESCAN_WORLDPAY_PASSWORD ?? "demo-password",
               },
-              // Saved cards: the secret that seals customers' tokens (test value; a store's own comes from its env).
-              savedCards: {
-                secret: secretOrKeyring("SERVICESCAN_SAVED_CARDS_SECRET", "test-saved-cards-secret-0123456789abcdef"),
-                fingerprintSecret: process.env.SERVICESCAN_SAVED_CARDS_FINGERPRINT_SECRET,
-              },
             },
+          },
+          {
+            // Adyen Checkout v71: pp_servicescan_adyen.
+            resolve: "./src/providers/servicescan",
+            id: "adyen",
+            options: { ...providerOptions, processor: "adyen", gateway: adyenDemo },
           },
         ],
       },

@@ -13,6 +13,8 @@ import { createStep, createWorkflow, WorkflowData, WorkflowResponse } from "@med
 import { checkoutWithCard } from "../helpers/checkout"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, TestSandbox } from "../helpers/sandbox"
 import { SeededStore, seedStore } from "../helpers/store"
+import { adyenNotifications, DISPUTE_DRIVERS, pointAdyenWebhookAt } from "../helpers/disputes"
+import { lastSeq, movesSince, PROCESSORS, TestProcessor, WORLDPAY } from "../helpers/processors"
 import { embeddedImages, pdfText } from "../../src/lib/evidence-pack/__tests__/fixtures"
 
 /**
@@ -48,6 +50,8 @@ medusaIntegrationTestRunner({
       sandbox = await startTestSandbox()
       container = getContainer()
       store = await seedStore(container)
+      // Adyen pushes its disputes: the sandbox's demo merchant notifies this app.
+      await pointAdyenWebhookAt(api.defaults.baseURL as string)
     })
     afterEach(async () => {
       await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
@@ -70,19 +74,28 @@ medusaIntegrationTestRunner({
       return row
     }
 
-    /** A paid order, its scan id, and its authorization at the processor, once the order's references are recorded. */
-    async function paidOrder() {
-      const { formId, result } = await checkoutWithCard(api, store, { number: APPROVE }, { scanned: true })
+    /** A paid order through a processor, its scan id, and its payment's id there, once the order's references are recorded. */
+    async function paidOrderAt(processor: TestProcessor) {
+      const mark = await lastSeq(processor)
+      const { formId, result } = await checkoutWithCard(api, store, { number: APPROVE }, { scanned: true, providerId: processor.providerId })
       if (result.type !== "order") {
         throw new Error(`checkout failed: ${JSON.stringify(result)}`)
       }
-      const { body } = await sandboxFetch<{ items: Transaction[] }>("/__sandbox/processor/transactions?type=authorization")
-      const authorization = body.items.filter((t) => !t.duplicate).at(-1) as Transaction
+      const payment = movesSince(await processor.moves(), mark).find((m) => (m.kind === "authorization" || m.kind === "sale") && m.ok)
+      if (!payment) {
+        throw new Error(`no approved payment at ${processor.name}`)
+      }
       // order.placed reaches the plugin's subscriber asynchronously.
       for (let i = 0; i < 50 && !(await service().listPaymentRefs({ order_id: result.order.id })).length; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100))
       }
-      return { orderId: result.order.id, scanId: formId, authorization }
+      return { orderId: result.order.id, scanId: formId, paymentId: payment.id }
+    }
+
+    /** A paid order through Worldpay, with its authorization's cnpTxnId (the Worldpay-only cases below). */
+    async function paidOrder() {
+      const { paymentId, ...order } = await paidOrderAt(WORLDPAY)
+      return { ...order, authorization: { cnpTxnId: paymentId } }
     }
 
     async function raiseCase(body: Record<string, unknown>): Promise<string> {
@@ -108,117 +121,126 @@ medusaIntegrationTestRunner({
       }
     }
 
-    it("a case raised at the processor is imported onto its order, its scan proven, and represented with the evidence pack", async () => {
-      const { orderId, scanId, authorization } = await paidOrder()
-      const caseId = await raiseCase({ cnpTxnId: authorization.cnpTxnId, reasonCode: "4837" })
-      const proofsBefore = (await sandboxFetch<{ items: { scanIds: string[] }[] }>("/__sandbox/proof-requests")).body.items.length
+    const proofRequestCount = async () => (await sandboxFetch<{ items: unknown[] }>("/__sandbox/proof-requests")).body.items.length
 
-      const report = await importCases()
-      expect(report).toMatchObject({ matched: 1, unmatched: 0, chargebacks_recorded: 1 })
+    describe.each(PROCESSORS)("through $name", (processor) => {
+      const disputes = DISPUTE_DRIVERS[processor.name]
 
-      const row = await caseRow(caseId)
-      expect(row).toMatchObject({ status: "matched", order_id: orderId, processor_transaction_id: authorization.cnpTxnId, awaiting_merchant: true })
-      const chargeback = await chargebackOf(caseId)
-      expect(chargeback).toMatchObject({ order_id: orderId, source: "processor", status: "evidence_pending" })
-      expect(chargeback.dispute_case).toMatchObject({ case_id: caseId })
-      // On the order through the link, where the admin's order page looks (the import writes its links itself).
-      const { data: linked } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
-        entity: "order",
-        fields: ["id", "chargebacks.id"],
-        filters: { id: orderId },
+      it("a dispute raised at the processor reaches its order, its scan is proven, and it is represented with the evidence pack, with no human", async () => {
+        const { orderId, scanId, paymentId } = await paidOrderAt(processor)
+        const proofsBefore = await proofRequestCount()
+        const caseId = await disputes.raise(paymentId)
+        // Worldpay: the import job reads it; Adyen: the sandbox pushes it to the webhook.
+        await disputes.bringIn(container, caseId)
+
+        const row = await caseRow(caseId)
+        expect(row).toMatchObject({ gateway: processor.name, status: "matched", order_id: orderId, processor_transaction_id: paymentId, awaiting_merchant: true })
+        const chargeback = await chargebackOf(caseId)
+        expect(chargeback).toMatchObject({ order_id: orderId, source: "processor", status: "evidence_pending" })
+        expect(chargeback.dispute_case).toMatchObject({ case_id: caseId })
+        // On the order through the link, where the admin's order page looks (the import writes its links itself).
+        const { data: linked } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
+          entity: "order",
+          fields: ["id", "chargebacks.id"],
+          filters: { id: orderId },
+        })
+        expect((linked[0] as unknown as { chargebacks: { id: string }[] }).chargebacks).toEqual([expect.objectContaining({ id: chargeback.id })])
+        // The proof request went out with the payment's scan id.
+        const proofs = (await sandboxFetch<{ items: { id: string; scanIds: string[] }[] }>("/__sandbox/proof-requests")).body.items
+        expect(proofs.length).toBe(proofsBefore + 1)
+        expect(proofs.at(-1)?.scanIds).toEqual([scanId])
+
+        await label(scanId, "valid")
+        await poll(4 * HOUR)
+        expect((await chargebackOf(caseId)).status).toBe("evidence_ready")
+        // The policy acts on evidence_ready (a subscriber); calling it again is what the import run does, and sends nothing twice.
+        await runAutoResponses(container)
+
+        const atProcessor = await disputes.answer(caseId)
+        expect(atProcessor).toMatchObject({ represents: 1, acceptances: 0 })
+        expect(atProcessor.documents).toEqual([expect.objectContaining({ contentType: "application/pdf" })])
+        if (processor.name === "adyen") {
+          // Chosen by rule: the sandbox lists SupplyDefenseMaterial last, and the pack went in as its DefenseMaterial.
+          expect(atProcessor).toMatchObject({ defenseReason: "SupplyDefenseMaterial", documents: [expect.objectContaining({ name: "DefenseMaterial" })] })
+        } else {
+          expect(atProcessor.documents[0].name).toBe(`servicescan-evidence-${caseId}.pdf`)
+        }
+        const answered = await caseRow(caseId)
+        expect(answered).toMatchObject({ response_status: "represented", document_id: `servicescan-evidence-${caseId}.pdf` })
+        expect(answered.represented_at).not.toBeNull()
+
+        // The pack the processor holds is the one in the File Module (sealed there: see evidence-at-rest.spec.ts), and reads back as evidence.
+        const sealedPack = await container.resolve<IFileModuleService>(Modules.FILE).getAsBuffer(answered.pack_file_id as string)
+        expect(sealedPack.subarray(0, 4).toString("latin1")).toBe("SSE1")
+        const pdf = service()
+          .getEvidenceVault()
+          .open(sealedPack, answered.pack_key as string, { kind: "evidence-pack", disputeCaseId: answered.id })
+        const query = container.resolve(ContainerRegistrationKeys.QUERY)
+        const {
+          data: [order],
+        } = await query.graph({ entity: "order", fields: ["display_id"], filters: { id: orderId } })
+        const text = pdfText(new Uint8Array(pdf)).all
+        expect(text).toContain(String(order.display_id))
+        expect(text).toContain(caseId)
+        expect(text).toContain(scanId)
+        const image = await fetch(`${reserveSandboxUrl()}/disputes/image/${scanId}.jpg`, {
+          headers: { "x-api-key": "sk_test_servicescan_demo" },
+        })
+        const served = Buffer.from(await image.arrayBuffer())
+        const embedded = await embeddedImages(new Uint8Array(pdf))
+        expect(embedded.map((e) => Buffer.from(e.bytes).equals(served))).toContain(true)
+        expect(pdf.subarray(0, 5).toString()).toBe("%PDF-")
+        expect(atProcessor.documents[0].size).toBe(pdf.length)
+
+        // The admin downloads the same pack, behind its session.
+        const download = await api.get(`/admin/servicescan/chargebacks/${chargeback.id}/evidence-pack`, {
+          ...store.adminHeaders,
+          responseType: "arraybuffer",
+        })
+        expect(download.headers["content-type"]).toBe("application/pdf")
+        expect(Buffer.from(download.data).equals(pdf)).toBe(true)
+
+        // Running everything again (and, for Adyen, the dispute's webhooks delivered again): no second
+        // chargeback, proof request, document or defense.
+        if (processor.name === "adyen") {
+          for (const notification of await adyenNotifications(caseId)) {
+            await sandboxFetch(`/__sandbox/adyen/notifications/${notification.id}/deliver`, { method: "POST" })
+          }
+        }
+        await disputes.bringIn(container, caseId)
+        await runAutoResponses(container)
+        await poll(8 * HOUR)
+        const again = await disputes.answer(caseId)
+        expect(again.represents).toBe(1)
+        expect(again.documents).toHaveLength(1)
+        expect((await service().listChargebacks({ external_id: caseId })).length).toBe(1)
+        expect((await chargebackOf(caseId)).proof_requests).toHaveLength(1)
+
+        // The network decides: the outcome reaches the chargeback.
+        await disputes.decideWon(container, caseId)
+        expect((await caseRow(caseId)).outcome).toBe("won")
+        expect((await chargebackOf(caseId)).status).toBe("won")
       })
-      expect((linked[0] as unknown as { chargebacks: { id: string }[] }).chargebacks).toEqual([expect.objectContaining({ id: chargeback.id })])
-      // The proof request went out with the payment's scan id.
-      const proofs = (await sandboxFetch<{ items: { id: string; scanIds: string[] }[] }>("/__sandbox/proof-requests")).body.items
-      expect(proofs.length).toBe(proofsBefore + 1)
-      expect(proofs.at(-1)?.scanIds).toEqual([scanId])
 
-      await label(scanId, "valid")
-      await poll(4 * HOUR)
-      expect((await chargebackOf(caseId)).status).toBe("evidence_ready")
-      // The policy acts on evidence_ready (a subscriber); calling it again is what the import run does, and sends nothing twice.
-      await runAutoResponses(container)
-
-      const atProcessor = await sandboxCase(caseId)
-      expect(represents(atProcessor)).toHaveLength(1)
-      expect(atProcessor.currentQueue).toBe("Vantiv")
-      expect(atProcessor.documents).toEqual([
-        expect.objectContaining({ documentId: `servicescan-evidence-${caseId}.pdf`, contentType: "application/pdf" }),
-      ])
-      const answered = await caseRow(caseId)
-      expect(answered).toMatchObject({ response_status: "represented", document_id: `servicescan-evidence-${caseId}.pdf` })
-      expect(answered.represented_at).not.toBeNull()
-
-      // The pack the processor holds is the one in the File Module (sealed there: see evidence-at-rest.spec.ts), and reads back as evidence.
-      const sealedPack = await container.resolve<IFileModuleService>(Modules.FILE).getAsBuffer(answered.pack_file_id as string)
-      expect(sealedPack.subarray(0, 4).toString("latin1")).toBe("SSE1")
-      const pdf = service()
-        .getEvidenceVault()
-        .open(sealedPack, answered.pack_key as string, { kind: "evidence-pack", disputeCaseId: answered.id })
-      const query = container.resolve(ContainerRegistrationKeys.QUERY)
-      const {
-        data: [order],
-      } = await query.graph({ entity: "order", fields: ["display_id"], filters: { id: orderId } })
-      const text = pdfText(new Uint8Array(pdf)).all
-      expect(text).toContain(String(order.display_id))
-      expect(text).toContain(caseId)
-      expect(text).toContain(scanId)
-      const image = await fetch(`${reserveSandboxUrl()}/disputes/image/${scanId}.jpg`, {
-        headers: { "x-api-key": "sk_test_servicescan_demo" },
+      it("every scan likely true fraud: the policy accepts liability, once", async () => {
+        const { scanId, paymentId } = await paidOrderAt(processor)
+        const caseId = await disputes.raise(paymentId)
+        await disputes.bringIn(container, caseId)
+        await label(scanId, "invalid")
+        await poll(4 * HOUR)
+        expect((await chargebackOf(caseId)).status).toBe("no_evidence")
+        await runAutoResponses(container)
+        await runAutoResponses(container)
+        const atProcessor = await disputes.answer(caseId)
+        expect(atProcessor).toMatchObject({ acceptances: 1, represents: 0, documents: [] })
+        expect(await caseRow(caseId)).toMatchObject({ response_status: "liability_accepted" })
       })
-      const served = Buffer.from(await image.arrayBuffer())
-      const embedded = await embeddedImages(new Uint8Array(pdf))
-      expect(embedded.map((e) => Buffer.from(e.bytes).equals(served))).toContain(true)
-      const { body: document } = await sandboxFetch<string>(`/__sandbox/chargebacks/${caseId}/documents/${encodeURIComponent(`servicescan-evidence-${caseId}.pdf`)}`)
-      expect(pdf.subarray(0, 5).toString()).toBe("%PDF-")
-      expect(atProcessor.documents[0].size).toBe(pdf.length)
-      expect(typeof document).toBe("string")
-
-      // The admin downloads the same pack, behind its session.
-      const download = await api.get(`/admin/servicescan/chargebacks/${chargeback.id}/evidence-pack`, {
-        ...store.adminHeaders,
-        responseType: "arraybuffer",
-      })
-      expect(download.headers["content-type"]).toBe("application/pdf")
-      expect(Buffer.from(download.data).equals(pdf)).toBe(true)
-
-      // Running everything again: no second chargeback, proof request, document or activity.
-      await importCases()
-      await runAutoResponses(container)
-      await poll(8 * HOUR)
-      const again = await sandboxCase(caseId)
-      expect(represents(again)).toHaveLength(1)
-      expect(again.documents).toHaveLength(1)
-      expect((await service().listChargebacks({ external_id: caseId })).length).toBe(1)
-      expect((await chargebackOf(caseId)).proof_requests).toHaveLength(1)
-
-      // The network decides: the outcome reaches the chargeback at the next import.
-      await sandboxFetch(`/__sandbox/chargebacks/${caseId}/decide`, { body: { outcome: "won" } })
-      await importCases()
-      expect((await caseRow(caseId)).outcome).toBe("won")
-      expect((await chargebackOf(caseId)).status).toBe("won")
-    })
-
-    it("every scan likely true fraud: the policy accepts liability, once", async () => {
-      const { scanId, authorization } = await paidOrder()
-      const caseId = await raiseCase({ cnpTxnId: authorization.cnpTxnId })
-      await importCases()
-      await label(scanId, "invalid")
-      await poll(4 * HOUR)
-      expect((await chargebackOf(caseId)).status).toBe("no_evidence")
-      await runAutoResponses(container)
-      await runAutoResponses(container)
-      const atProcessor = await sandboxCase(caseId)
-      expect(acceptances(atProcessor)).toHaveLength(1)
-      expect(represents(atProcessor)).toHaveLength(0)
-      expect(atProcessor.documents).toHaveLength(0)
-      expect(await caseRow(caseId)).toMatchObject({ response_status: "liability_accepted" })
     })
 
     /** An authorization made at the processor by someone else than this store (another shop, the portal). */
     async function outsideAuthorization(): Promise<string> {
       const envelope = (body: string) =>
-        `<cnpOnlineRequest version="12.30" xmlns="http://www.vantivcnp.com/schema" merchantId="demo-merchant"><authentication><user>demo-user</user><password>demo-password</password></authentication>${body}</cnpOnlineRequest>`
+        `<cnpOnlineRequest version="12.30" xmlns="http://www.vantivcnp.com/schema" merchantId="1234567"><authentication><user>demo-user</user><password>demo-password</password></authentication>${body}</cnpOnlineRequest>`
       const post = async (body: string) => {
         const response = await fetch(`${reserveSandboxUrl()}/cnp/online`, {
           method: "POST",

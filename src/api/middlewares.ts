@@ -5,6 +5,7 @@ import {
   validateAndTransformQuery,
 } from "@medusajs/framework/http"
 import { serializeOrderPaymentOperations, serializePaymentOperations } from "./admin/payments/serialize-payment-operations"
+import { AdminGetDisputeAnalytics } from "./admin/servicescan/analytics/validators"
 import { listDisputeCasesQueryConfig, retrieveDisputeCaseQueryConfig } from "./admin/servicescan/cases/query-config"
 import { adminPolicyRoutes } from "./admin/servicescan/route-policies"
 import {
@@ -140,6 +141,11 @@ export default defineMiddlewares({
       middlewares: [chargebackId],
     },
     {
+      matcher: "/admin/servicescan/analytics",
+      methods: ["GET"],
+      middlewares: [validateAndTransformQuery(AdminGetDisputeAnalytics, { defaults: [], isList: false })],
+    },
+    {
       // Medusa's own route: velocity limits against card testing, before anything else of the
       // completion runs (see velocity.ts). Registered first: same matcher, kept in this order.
       matcher: "/store/carts/:id/complete",
@@ -187,6 +193,12 @@ export default defineMiddlewares({
       methods: ["POST"],
       bodyParser: { preserveRawBody: true, sizeLimit: "64kb" },
       middlewares: [verifyServiceScanSignature, validateAndTransformBody(WebhookChargeback)],
+    },
+    {
+      // A processor's notification webhook: the raw bytes go to the processor's own code, which checks them.
+      matcher: "/hooks/servicescan/adyen",
+      methods: ["POST"],
+      bodyParser: { preserveRawBody: true, sizeLimit: "256kb" },
     },
   ],
 })

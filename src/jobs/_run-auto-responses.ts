@@ -28,7 +28,7 @@ export async function runAutoResponses(
   const report: AutoResponseReport = { represented: 0, accepted: 0, failed: [] }
   const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
   const policy = service.getSettings().auto_respond
-  if (policy === "off" || !service.getDisputeGateway()) {
+  if (policy === "off" || !service.getDisputeGateways().length) {
     return report
   }
   const now = options.now ?? new Date()

@@ -9,6 +9,7 @@ import { SERVICESCAN_MODULE } from "../modules/servicescan"
 import type { DisputeCaseRecord } from "../processors/types"
 import type ServiceScanModuleService from "../modules/servicescan/service"
 import { importDisputeCasesWorkflow } from "../workflows/import-dispute-cases"
+import { catchUpProcessorEvents } from "./_apply-processor-events"
 import { runAutoResponses } from "./_run-auto-responses"
 
 const RUN_LOCK_KEY = "servicescan:import-dispute-cases"
@@ -63,8 +64,8 @@ export async function importServiceScanDisputeCases(
     auto_accepted: 0,
     errors: [],
   }
-  const gateway = service.getDisputeGateway()
-  if (!gateway) {
+  const gateways = service.getDisputeGateways()
+  if (!gateways.length) {
     return { ...report, skipped: "not_configured" }
   }
   const locking = container.resolve<ILockingModule>(Modules.LOCKING)
@@ -79,42 +80,59 @@ export async function importServiceScanDisputeCases(
     const settings = service.getSettings()
     const pageSize = options.pageSize ?? settings.page_size
     const today = dayOf(now)
-    const cursor = await service.getCaseCursor(gateway.name)
-    const from = cursor
-      ? new Date(Date.parse(`${cursor}T00:00:00Z`) - settings.case_import_overlap_days * DAY_MS)
-      : new Date(Date.parse(`${today}T00:00:00Z`) - settings.case_import_lookback_days * DAY_MS)
-    for (let day = from; dayOf(day) <= today; day = new Date(day.getTime() + DAY_MS)) {
-      report.days.push(dayOf(day))
-    }
+    // A gateway whose processor pushes its cases (a webhook) has nothing to read: its cases came in already.
+    for (const gateway of gateways.filter((candidate) => !candidate.webhook)) {
+      const cursor = await service.getCaseCursor(gateway.name)
+      const from = cursor
+        ? new Date(Date.parse(`${cursor}T00:00:00Z`) - settings.case_import_overlap_days * DAY_MS)
+        : new Date(Date.parse(`${today}T00:00:00Z`) - settings.case_import_lookback_days * DAY_MS)
+      const days: string[] = []
+      for (let day = from; dayOf(day) <= today; day = new Date(day.getTime() + DAY_MS)) {
+        days.push(dayOf(day))
+      }
+      report.days.push(...days.filter((day) => !report.days.includes(day)))
 
-    // A case is listed under each day it has an activity, and again as actionable: the whole case
-    // each time, read seconds apart. Importing it once per run is enough (the next run reads it
-    // again), and halves the work of a run after an outage, where every case is in two lists.
-    const imported = new Set<string>()
-    const importPages = async (read: () => Promise<DisputeCaseRecord[]>) => {
-      const cases = (await read()).filter((record) => !imported.has(record.caseId) && imported.add(record.caseId))
-      while (cases.length) {
-        // Pages are taken off the list as they go (and the list as read is not kept: `read` is
-        // called here): a busy day's records, about 12 MB for 10,000, shrink as the run goes
-        // instead of living to its end, and V8 sizes the heap from what lives.
-        const { result } = await importDisputeCasesWorkflow(container).run({
-          input: { gateway: gateway.name, cases: cases.splice(0, pageSize), today },
-        })
-        report.cases += result.cases
-        report.new_cases += result.new_cases
-        report.matched += result.matched
-        report.unmatched += result.unmatched
-        report.chargebacks_recorded += result.chargebacks_recorded
-        report.errors.push(...result.errors)
+      // A case is listed under each day it has an activity, and again as actionable: the whole case
+      // each time, read seconds apart. Importing it once per run is enough (the next run reads it
+      // again), and halves the work of a run after an outage, where every case is in two lists.
+      const imported = new Set<string>()
+      const importPages = async (read: () => Promise<DisputeCaseRecord[]>) => {
+        const cases = (await read()).filter((record) => !imported.has(record.caseId) && imported.add(record.caseId))
+        while (cases.length) {
+          // Pages are taken off the list as they go (and the list as read is not kept: `read` is
+          // called here): a busy day's records, about 12 MB for 10,000, shrink as the run goes
+          // instead of living to its end, and V8 sizes the heap from what lives.
+          const { result } = await importDisputeCasesWorkflow(container).run({
+            input: { gateway: gateway.name, cases: cases.splice(0, pageSize), today },
+          })
+          report.cases += result.cases
+          report.new_cases += result.new_cases
+          report.matched += result.matched
+          report.unmatched += result.unmatched
+          report.chargebacks_recorded += result.chargebacks_recorded
+          report.errors.push(...result.errors)
+        }
+      }
+      for (const day of days) {
+        report.calls++
+        await importPages(() => gateway.listCasesByActivityDate(day))
+      }
+      report.calls++
+      await importPages(() => gateway.listActionableCases())
+      await service.setCaseCursor(gateway.name, today)
+    }
+    // A gateway whose processor pushes its cases: the events it stored but no run applied.
+    for (const gateway of gateways.filter((candidate) => candidate.webhook)) {
+      const caught = await catchUpProcessorEvents(container, gateway.name, { now, limit: pageSize }).catch((error: Error) => {
+        report.errors.push(`${gateway.name} webhook events: ${error.message}`)
+        return null
+      })
+      if (caught) {
+        report.cases += caught.cases
+        report.chargebacks_recorded += caught.chargebacks_recorded
+        report.errors.push(...caught.errors)
       }
     }
-    for (const day of report.days) {
-      report.calls++
-      await importPages(() => gateway.listCasesByActivityDate(day))
-    }
-    report.calls++
-    await importPages(() => gateway.listActionableCases())
-    await service.setCaseCursor(gateway.name, today)
     // Cases whose evidence completed while no event reached a subscriber (or whose answer failed) are answered here.
     const answered = await runAutoResponses(container, { now })
     report.auto_represented = answered.represented
@@ -126,7 +144,7 @@ export async function importServiceScanDisputeCases(
   // A run that only re-read known cases says nothing at info level: on a short schedule (the demo's 5 s) it would be a line per run.
   if (report.new_cases || report.matched || report.chargebacks_recorded) {
     logger.info(
-      `servicescan: imported ${report.cases} ${gateway.name} cases (${report.new_cases} new, ${report.matched} matched, ${report.unmatched} unmatched, ${report.chargebacks_recorded} chargebacks recorded)`
+      `servicescan: imported ${report.cases} ${gateways.map((gateway) => gateway.name).join(" and ")} cases (${report.new_cases} new, ${report.matched} matched, ${report.unmatched} unmatched, ${report.chargebacks_recorded} chargebacks recorded)`
     )
   }
   for (const error of report.errors) {

@@ -19,11 +19,14 @@ export {
   DisputeGatewayProtocolError,
   DisputeGatewayRefusal,
   isDisputeGateway,
+  WebhookRejection,
 } from "../../processors/types"
 export type {
   DisputeActivity,
   DisputeCaseRecord,
   DisputeGateway,
   DisputeUpdateResult,
+  ProcessorWebhook,
+  PushedEvent,
 } from "../../processors/types"
 export type { ServiceScanModuleOptions } from "./options"

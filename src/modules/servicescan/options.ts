@@ -2,7 +2,7 @@ import { z } from "@medusajs/framework/zod"
 import { MedusaError } from "@medusajs/framework/utils"
 import { insecureUrlProblem } from "../../lib/secure-url"
 import { keyringOptionSchema, KeyringOption } from "../../lib/keyring"
-import { disputeGatewayOption, DisputeGatewayInput, disputeGatewayUrls } from "../../processors"
+import { disputeGatewaysOption, DisputeGatewayInput, disputeGatewayUrls } from "../../processors"
 import type { DisputeGateway } from "../../processors/types"
 import { AUTO_RESPOND_POLICIES } from "./types"
 
@@ -64,10 +64,13 @@ export const ServiceScanModuleOptionsSchema = z
     checkoutReconcileAfterMs: z.number().int().min(60_000).default(HOUR_MS),
     /**
      * The processor's chargeback API: `{ type: "worldpay", url, user, password }`
-     * (Worldpay eComm Chargeback API), or your own object implementing
-     * `DisputeGateway`. Without it, cases are not imported and answers are not sent.
+     * (Worldpay eComm Chargeback API), `{ type: "adyen", … }` (Adyen's Disputes
+     * API and notification webhook), or your own object implementing
+     * `DisputeGateway`; or a list of them, one per processor. Each case is
+     * answered through the gateway it came from. Without it, cases are not
+     * imported and answers are not sent.
      */
-    disputeGateway: disputeGatewayOption().optional(),
+    disputeGateway: disputeGatewaysOption(),
     /**
      * Answering cases without a person, once a chargeback's evidence is complete:
      * `off` (an admin decides), `represent-valid` (send the evidence when a scan is
@@ -81,8 +84,40 @@ export const ServiceScanModuleOptionsSchema = z
     caseImportOverlapDays: z.number().int().min(1).max(31).default(2),
     /** Days the first import reaches back. */
     caseImportLookbackDays: z.number().int().min(1).max(365).default(30),
+    /**
+     * Alerts through Medusa's Notification Module (docs/disputes.md: Alerts):
+     * the `feed` channel (the admin's bell) unless `feed: false`, and the
+     * `email` channel with the store's own template when `emailTemplate` names
+     * one (then `emailTo` lists who gets it). `dueSoonDays`: how many days
+     * before its reply-by day a case still waiting for our answer is announced.
+     */
+    alerts: z
+      .object({
+        dueSoonDays: z.number().int().min(1).max(60).default(5),
+        feed: z.boolean().default(true),
+        emailTemplate: z.string().trim().min(1, "must not be empty").optional(),
+        emailTo: z.array(z.email({ error: "must be an email address" })).min(1, "must list at least one address").optional(),
+      })
+      .refine((alerts) => !alerts.emailTemplate || alerts.emailTo, {
+        path: ["emailTo"],
+        error: "is required with emailTemplate: who gets the email",
+      })
+      .default({ dueSoonDays: 5, feed: true }),
     /** Replay window of webhook signatures. */
     webhookToleranceSeconds: z.number().int().min(1).max(3_600).default(300),
+    /**
+     * The card networks' monitoring lines the admin's dispute analytics draws the monthly
+     * chargeback ratio against, in percent (to two decimals): Visa's acquirer monitoring
+     * from 0.9 % (US), Mastercard's Excessive Chargeback Program from 1.5 % and at least
+     * 100 chargebacks in the month. Set them to what your acquirer tells you.
+     */
+    monitoring: z
+      .object({
+        visaRatioPercent: z.number().gt(0).max(100).default(0.9),
+        mastercardRatioPercent: z.number().gt(0).max(100).default(1.5),
+        mastercardMinChargebacks: z.number().int().min(0).default(100),
+      })
+      .prefault({}),
     /**
      * Development only, never in production: accept http service URLs on any host. Without it
      * `baseUrl` and `disputeGateway.url` are https, or http to localhost, 127.0.0.0/8 or ::1.
@@ -96,9 +131,13 @@ export const ServiceScanModuleOptionsSchema = z
       return
     }
     const urls: [string[], string][] = [[["baseUrl"], options.baseUrl]]
-    for (const [key, url] of Object.entries(disputeGatewayUrls(options.disputeGateway))) {
-      urls.push([["disputeGateway", key], url])
-    }
+    const gateways = options.disputeGateway ?? []
+    gateways.forEach((gateway, index) => {
+      for (const [key, url] of Object.entries(disputeGatewayUrls(gateway))) {
+        // One gateway is named as written (`disputeGateway.url`), one of a list by its place.
+        urls.push([gateways.length > 1 ? ["disputeGateway", String(index), key] : ["disputeGateway", key], url])
+      }
+    })
     for (const [path, url] of urls) {
       const problem = insecureUrlProblem(url)
       if (problem) {
@@ -109,7 +148,7 @@ export const ServiceScanModuleOptionsSchema = z
 
 /** What a store writes. `disputeGateway` and `evidenceKey` are typed by hand: their schemas take `unknown` in, to name the entry at fault. */
 export type ServiceScanModuleOptions = Omit<z.input<typeof ServiceScanModuleOptionsSchema>, "disputeGateway" | "evidenceKey"> & {
-  disputeGateway?: DisputeGatewayInput | DisputeGateway
+  disputeGateway?: DisputeGatewayInput | DisputeGateway | Array<DisputeGatewayInput | DisputeGateway>
   evidenceKey?: KeyringOption
 }
 export type ResolvedServiceScanModuleOptions = z.output<typeof ServiceScanModuleOptionsSchema>

@@ -2,17 +2,18 @@ import type { Context, Logger } from "@medusajs/framework/types"
 import { EmitEvents, InjectManager, InjectTransactionManager, MedusaContext, MedusaError, MedusaService } from "@medusajs/framework/utils"
 import type { EvidenceVault } from "../../lib/sealed-evidence"
 import type { DisputesImage } from "../../lib/servicescan/disputes-client"
-import type { DisputeCaseRecord, DisputeGateway } from "../../processors/types"
+import type { DisputeCaseRecord, DisputeGateway, PushedEvent } from "../../processors/types"
+import type { ProcessorEventSqlRepository } from "./repositories/processor-event"
 import { SignatureCheck, verifyWebhookSignature } from "./lifecycle/webhook-signature"
-import { Chargeback, CheckoutAttempt, DisputeCase, FormBinding, PaymentRef, ProofRequest, ScanEvidence, ServiceState } from "./models"
+import { Chargeback, CheckoutAttempt, DisputeCase, FormBinding, PaymentRef, ProcessorEvent, ProofRequest, ScanEvidence, ServiceState } from "./models"
 import { RESOLVED_OPTIONS, ResolvedServiceScanModuleOptions, WithResolvedOptions } from "./options"
 import type {
-  ChargebackStatusService, CheckoutAttemptService, DisputeCaseService, DisputesApiService,
+  ChargebackStatusService, CheckoutAttemptService, DisputeAnalyticsService, DisputeCaseService, DisputesApiService,
   EvidenceVaultService, FormBindingService, PaymentRefService, ProofRequestService,
 } from "./services"
 import type {
   CardScan, ChargebackStatusChange, CheckoutAttemptClaim, CheckoutAttemptInput, CheckoutAttemptRow, ClaimedProofRequest,
-  CompletedProofRequest, ConfigurationError, DisputeCaseMatch, DisputeCaseRow, DisputeCaseUpsert, EvidenceVerdicts, FetchOutcome,
+  CompletedProofRequest, ConfigurationError, DisputeAnalytics, DisputeCaseMatch, DisputeCaseRow, DisputeCaseUpsert, DueSoonCase, EvidenceVerdicts, FetchOutcome,
   FormCheckout, ImageSource, PaymentRefInput, PaymentRefMatch, ProofRequestStatus, ProofResultsSnapshot, SealedFileSwap,
   ServiceProbe, SubmissionResult,
 } from "./types"
@@ -21,12 +22,14 @@ type InjectedDependencies = WithResolvedOptions & {
   logger: Logger
   chargebackStatusService: ChargebackStatusService
   checkoutAttemptService: CheckoutAttemptService
+  disputeAnalyticsService: DisputeAnalyticsService
   disputeCaseService: DisputeCaseService
   disputesApiService: DisputesApiService
   evidenceVaultService: EvidenceVaultService
   formBindingService: FormBindingService
   paymentRefService: PaymentRefService
   proofRequestService: ProofRequestService
+  processorEventSqlRepository: ProcessorEventSqlRepository
 }
 
 /**
@@ -45,6 +48,7 @@ export default class ServiceScanModuleService extends MedusaService({
   DisputeCase,
   FormBinding,
   PaymentRef,
+  ProcessorEvent,
   ProofRequest,
   ScanEvidence,
   ServiceState,
@@ -52,12 +56,14 @@ export default class ServiceScanModuleService extends MedusaService({
   protected readonly options_: ResolvedServiceScanModuleOptions
   protected readonly chargebackStatusService_: ChargebackStatusService
   protected readonly checkoutAttemptService_: CheckoutAttemptService
+  protected readonly disputeAnalyticsService_: DisputeAnalyticsService
   protected readonly disputeCaseService_: DisputeCaseService
   protected readonly disputesApiService_: DisputesApiService
   protected readonly evidenceVaultService_: EvidenceVaultService
   protected readonly formBindingService_: FormBindingService
   protected readonly paymentRefService_: PaymentRefService
   protected readonly proofRequestService_: ProofRequestService
+  protected readonly processorEventSql_: ProcessorEventSqlRepository
 
   constructor(dependencies: InjectedDependencies) {
     // eslint-disable-next-line prefer-rest-params
@@ -65,12 +71,14 @@ export default class ServiceScanModuleService extends MedusaService({
     this.options_ = dependencies[RESOLVED_OPTIONS]
     this.chargebackStatusService_ = dependencies.chargebackStatusService
     this.checkoutAttemptService_ = dependencies.checkoutAttemptService
+    this.disputeAnalyticsService_ = dependencies.disputeAnalyticsService
     this.disputeCaseService_ = dependencies.disputeCaseService
     this.disputesApiService_ = dependencies.disputesApiService
     this.evidenceVaultService_ = dependencies.evidenceVaultService
     this.formBindingService_ = dependencies.formBindingService
     this.paymentRefService_ = dependencies.paymentRefService
     this.proofRequestService_ = dependencies.proofRequestService
+    this.processorEventSql_ = dependencies.processorEventSqlRepository
   }
 
   /**
@@ -84,7 +92,7 @@ export default class ServiceScanModuleService extends MedusaService({
   /** Settings safe to show an admin: which keys are set, never their values. */
   getSettings() {
     const options = this.options_
-    const gateway = this.disputeCaseService_.gateway
+    const gateways = this.disputeCaseService_.gateways
     return {
       base_url: options.baseUrl,
       keys: {
@@ -97,7 +105,9 @@ export default class ServiceScanModuleService extends MedusaService({
       concurrency: options.concurrency,
       page_size: options.pageSize,
       checkout_reconcile_after_ms: options.checkoutReconcileAfterMs,
-      dispute_gateway: gateway ? { name: gateway.name } : null,
+      // The first, as before lists were taken; `dispute_gateways` names them all.
+      dispute_gateway: gateways[0] ? { name: gateways[0].name } : null,
+      dispute_gateways: gateways.map((gateway) => ({ name: gateway.name })),
       auto_respond: options.autoRespond,
       max_document_bytes: options.maxDocumentBytes,
       case_import_overlap_days: options.caseImportOverlapDays,
@@ -295,9 +305,23 @@ export default class ServiceScanModuleService extends MedusaService({
     return await this.formBindingService_.read(formIds, sharedContext)
   }
 
-  /** The processor's chargeback API, or null when the `disputeGateway` option is not set. */
-  getDisputeGateway(): DisputeGateway | null {
-    return this.disputeCaseService_.gateway
+  /** The chargeback API a case was stored under (its `gateway` column), or null when no such gateway is configured. */
+  getDisputeGateway(name: string): DisputeGateway | null {
+    return this.disputeCaseService_.gateway(name)
+  }
+
+  /**
+   * Stores a webhook's events, each once by (gateway, event key): a retry or
+   * a replay of a stored event stores nothing. Answers the ids stored now.
+   */
+  @InjectTransactionManager()
+  async storeProcessorEvents(gateway: string, events: PushedEvent[], @MedusaContext() sharedContext: Context = {}): Promise<string[]> {
+    return await this.processorEventSql_.insertNew(gateway, events, sharedContext)
+  }
+
+  /** Every configured chargeback API (the `disputeGateway` option, one per processor); empty when it is not set. */
+  getDisputeGateways(): readonly DisputeGateway[] {
+    return this.disputeCaseService_.gateways
   }
 
   /** The case import's last fully imported activity day for a gateway, if any run finished. */
@@ -330,6 +354,26 @@ export default class ServiceScanModuleService extends MedusaService({
   @InjectTransactionManager()
   async writeDisputeCaseMatches(matches: DisputeCaseMatch[], @MedusaContext() sharedContext: Context = {}): Promise<void> {
     await this.disputeCaseService_.writeMatches(matches, sharedContext)
+  }
+
+  /** Marks up to `limit` cases whose reply-by day is from `today` to `until` as announced due soon, once per case; answers them. */
+  @InjectTransactionManager()
+  async claimDueSoonCases(
+    input: { today: string; until: string; at: Date; limit: number },
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<DueSoonCase[]> {
+    return await this.disputeCaseService_.claimDueSoon(input, sharedContext)
+  }
+
+  /** Compensation of `claimDueSoonCases`. */
+  @InjectTransactionManager()
+  async releaseDueSoonCases(ids: string[], at: Date, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    await this.disputeCaseService_.releaseDueSoon(ids, at, sharedContext)
+  }
+
+  /** The `alerts` option, resolved: where the case alerts go (docs/disputes.md: Alerts). Server side only: it lists email addresses. */
+  getAlertSettings(): ResolvedServiceScanModuleOptions["alerts"] {
+    return this.options_.alerts
   }
 
   /** Compensation of `upsertDisputeCases`. */
@@ -368,6 +412,19 @@ export default class ServiceScanModuleService extends MedusaService({
     @MedusaContext() sharedContext: Context = {}
   ): Promise<{ counts: Record<ProofRequestStatus, number>; last_polled_at: Date | null }> {
     return await this.proofRequestService_.queueStats(sharedContext)
+  }
+
+  /**
+   * The admin's dispute analytics: by month from `from` to `to` (`YYYY-MM`, UTC) in one currency
+   * (default: the most used), chargebacks against this plugin's orders, outcomes and money, and the
+   * card networks' monitoring lines (docs/disputes.md, "Analytics"). `now` sets "today" for due-soon.
+   */
+  @InjectManager()
+  async getDisputeAnalytics(
+    input: { from: string; to: string; currency?: string; now?: Date },
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<DisputeAnalytics> {
+    return await this.disputeAnalyticsService_.read(input, sharedContext)
   }
 
   /** The scan ids of a list that are well-formed for the service, lower-cased and without repeats. */

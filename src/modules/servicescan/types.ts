@@ -48,7 +48,55 @@ export const ServiceScanEvents = {
   CHARGEBACK_IMPORTED: "servicescan.chargeback.imported",
   CHARGEBACK_REPRESENTED: "servicescan.chargeback.represented",
   CHARGEBACK_LIABILITY_ACCEPTED: "servicescan.chargeback.liability_accepted",
+  /** A case waits for a person: unmatched, or its evidence is complete and the `autoRespond` policy will not answer it. */
+  CASE_NEEDS_ATTENTION: "servicescan.case.needs_attention",
+  /** A case still waiting for our answer is due within the module's `alerts.dueSoonDays` (once per case). */
+  CASE_DUE_SOON: "servicescan.case.due_soon",
+  /** A chargeback's dispute ended: won, lost or closed (by the card network through the processor, or an admin). */
+  CASE_DECIDED: "servicescan.case.decided",
+  /** A processor's webhook delivered events, stored once each (`{ gateway, ids }`): they are applied next. */
+  PROCESSOR_EVENTS_RECEIVED: "servicescan.processor_events.received",
 } as const
+
+/** `servicescan.processor_events.received`. */
+export type ProcessorEventsReceivedEvent = { gateway: string; ids: string[] }
+
+/**
+ * Why a case needs a person: it matches no order (`unmatched`), or its
+ * evidence is complete and no automatic answer follows, because the
+ * `autoRespond` policy is `off` (`auto_respond_off`) or because no scan was
+ * judged valid (`no_valid_scan`).
+ */
+export const CASE_ATTENTION_REASONS = ["unmatched", "auto_respond_off", "no_valid_scan"] as const
+export type CaseAttentionReason = (typeof CASE_ATTENTION_REASONS)[number]
+
+/** What identifies a processor case in the alerts' events (no card data: no last four, no card type). */
+type CaseAlertSubject = {
+  /** The case's row id (`sscase_…`). */
+  id: string
+  case_id: string
+  gateway: string
+  order_id: string | null
+  chargeback_id: string | null
+  /** `YYYY-MM-DD`, the last day to answer, when the processor gives one. */
+  reply_by: string | null
+}
+
+/** `servicescan.case.needs_attention`. */
+export type CaseNeedsAttentionEvent = CaseAlertSubject & { reason: CaseAttentionReason }
+
+/** `servicescan.case.due_soon`. */
+export type CaseDueSoonEvent = CaseAlertSubject & { reply_by: string; days_left: number }
+
+/** `servicescan.case.decided`: `id` is the chargeback's; `case_id` and `gateway` are null for a chargeback recorded without a processor case. */
+export type CaseDecidedEvent = {
+  id: string
+  order_id: string
+  outcome: ChargebackOutcome
+  decided_by: "processor" | "admin"
+  case_id: string | null
+  gateway: string | null
+}
 
 export type ProofRequestCompletedEvent = {
   id: string
@@ -165,6 +213,9 @@ export type PaymentRefInput = Pick<
   token_fingerprint?: string | null
 }
 
+/** A case the due-soon alert claimed (`claimDueSoonCases`). */
+export type DueSoonCase = Pick<DisputeCaseRow, "id" | "case_id" | "gateway" | "order_id" | "chargeback_id"> & { reply_by: string }
+
 /** The payment of this store a case names, and its scan. */
 export type PaymentRefMatch = Pick<PaymentRefModel, "order_id" | "payment_id" | "scan_id">
 
@@ -246,3 +297,54 @@ export type SealedFileSwap = { id: string; expected: { file_id: string; key: str
 
 /** What `upsertDisputeCases` wrote: the rows after the write, the ids it created and the rows it changed as they were before. */
 export type DisputeCaseUpsert = { rows: DisputeCaseRow[]; created: string[]; previous: DisputeCaseRow[] }
+
+/**
+ * One month's (or the whole range's) dispute figures in one currency (`getDisputeAnalytics`;
+ * docs/disputes.md, "Analytics", says how each is counted). Money is a major-unit decimal
+ * string with the currency's decimals ("12.50"); a ratio is a fraction (0.0125 is 1.25 %),
+ * null when its denominator is 0.
+ */
+export type DisputeAnalyticsFigures = {
+  /** Orders placed with a payment of this plugin's providers. */
+  orders: number
+  /** Of those, paid by a payment with a scan id (a hosted-form payment). */
+  orders_with_scan: number
+  scan_share: number | null
+  chargebacks: number
+  chargeback_ratio: number | null
+  won: number
+  lost: number
+  /** Closed by an admin without a decision: neither won nor lost. */
+  closed: number
+  pending: number
+  /** won ÷ (won + lost). */
+  win_rate: number | null
+  /** The amount of the won chargebacks. */
+  recovered: string
+  /** The amount of the lost chargebacks. */
+  lost_amount: string
+  /** The amount of the chargebacks still pending. */
+  at_stake: string
+  /** Pending chargebacks whose reply-by day is today or in the next `due_window_days` days. */
+  due_soon: number
+  /** The scans of these chargebacks by ServiceScan's verdict (unjudged: no verdict yet). */
+  verdicts: { valid: number; invalid: number; unjudged: number }
+  /** At or over the Visa line. */
+  visa_exceeded: boolean
+  /** At or over the Mastercard ratio, with at least its minimum count of chargebacks. */
+  mastercard_exceeded: boolean
+}
+
+/** The dispute analytics of a range of months in one currency. */
+export type DisputeAnalytics = {
+  currency: string
+  /** Every currency of this store's chargebacks and plugin-paid orders, the most used first. */
+  currencies: string[]
+  from: string
+  to: string
+  due_window_days: number
+  /** The card networks' monitoring lines (the `monitoring` option), as fractions. */
+  thresholds: { visa_ratio: number; mastercard_ratio: number; mastercard_min_chargebacks: number }
+  months: (DisputeAnalyticsFigures & { month: string })[]
+  totals: DisputeAnalyticsFigures
+}

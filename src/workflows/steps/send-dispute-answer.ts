@@ -32,18 +32,23 @@ export const sendDisputeAnswerStep = createStep(
   "servicescan-send-dispute-answer",
   async (input: SendDisputeAnswerStepInput, { container }) => {
     const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
-    const gateway = service.getDisputeGateway()
+    const gateway = service.getDisputeGateway(input.case.gateway)
     if (!gateway) {
-      return new StepResponse<DisputeAnswerOutcome>({ sent: false, refused: true, error: "No dispute gateway is configured" })
+      return new StepResponse<DisputeAnswerOutcome>({ sent: false, refused: true, error: `No dispute gateway named ${input.case.gateway} is configured` })
     }
     const done = input.action === "represent" ? "represented" : "liability_accepted"
     try {
-      const current = await gateway.getCase(input.case.case_id)
-      if (!current) {
-        return new StepResponse<DisputeAnswerOutcome>({ sent: false, refused: true, error: `The processor does not know case ${input.case.case_id}` })
-      }
-      if (reconcileWithProcessor(input.case, current, input.today).response_status === done) {
-        return new StepResponse<DisputeAnswerOutcome>({ sent: true, reconciled: true, record: current })
+      // Pushed cases (a gateway with a webhook) have no read: such a gateway's answer is idempotent itself
+      // (one already taken is success), and the case's record comes with the processor's next notification.
+      const pushed = Boolean(gateway.webhook)
+      if (!pushed) {
+        const current = await gateway.getCase(input.case.case_id)
+        if (!current) {
+          return new StepResponse<DisputeAnswerOutcome>({ sent: false, refused: true, error: `The processor does not know case ${input.case.case_id}` })
+        }
+        if (reconcileWithProcessor(input.case, current, input.today).response_status === done) {
+          return new StepResponse<DisputeAnswerOutcome>({ sent: true, reconciled: true, record: current })
+        }
       }
       if (input.action === "represent") {
         await gateway.represent(input.case.case_id, { note: input.note })
@@ -52,7 +57,7 @@ export const sendDisputeAnswerStep = createStep(
       }
       // Read back so the stored timeline shows the answer at once, not after the next import. Best effort:
       // the answer is in, and the next import brings the activities anyway.
-      const after = await gateway.getCase(input.case.case_id).catch(() => null)
+      const after = pushed ? null : await gateway.getCase(input.case.case_id).catch(() => null)
       return new StepResponse<DisputeAnswerOutcome>({ sent: true, reconciled: false, record: after })
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)

@@ -27,9 +27,9 @@ export const uploadEvidenceDocumentStep = createStep(
   "servicescan-upload-evidence-document",
   async (input: UploadEvidenceDocumentStepInput, { container }) => {
     const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
-    const gateway = service.getDisputeGateway()
+    const gateway = service.getDisputeGateway(input.case.gateway)
     if (!gateway) {
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "No dispute gateway is configured")
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `No dispute gateway named ${input.case.gateway} is configured`)
     }
     const caseId = input.case.case_id
     const existed = (await gateway.listDocuments(caseId)).includes(input.pack.document_id)
@@ -55,8 +55,10 @@ export const uploadEvidenceDocumentStep = createStep(
     }
     const service = container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
     await service.updateDisputeCases(undo.previous)
-    const gateway = service.getDisputeGateway()
-    if (!undo.added || !gateway) {
+    const gateway = service.getDisputeGateway(undo.caseRow.gateway)
+    // A gateway with no read of a case (pushed cases) cannot tell whether the document is already the evidence of
+    // an answer: it stays, and the next upload replaces it.
+    if (!undo.added || !gateway || gateway.webhook) {
       return
     }
     const current = await gateway.getCase(undo.caseRow.case_id)

@@ -70,6 +70,8 @@ export const DisputeCase = model
       /** The last failure of our answer, for an admin. */
       response_error: model.text().nullable(),
       outcome: model.enum([...DISPUTE_CASE_OUTCOMES]).nullable(),
+      /** When `servicescan.case.due_soon` was emitted for the case: once per case, ever (jobs/alert-servicescan-due-cases.ts). */
+      due_soon_alerted_at: model.dateTime().nullable(),
     }
   )
   .indexes([

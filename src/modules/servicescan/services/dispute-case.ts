@@ -9,7 +9,7 @@ import { DISPUTE_CASE_ID_PREFIX } from "../models/dispute-case"
 import { RESOLVED_OPTIONS, WithResolvedOptions } from "../options"
 import { newEntityId } from "../repositories/entity-id"
 import type { DisputeCaseSqlRepository } from "../repositories/dispute-case"
-import type { DisputeCaseMatch, DisputeCaseRow, DisputeCaseUpsert } from "../types"
+import type { DisputeCaseMatch, DisputeCaseRow, DisputeCaseUpsert, DueSoonCase } from "../types"
 import { logRetries } from "./disputes-api"
 
 type InjectedDependencies = WithResolvedOptions & {
@@ -37,8 +37,8 @@ export class DisputeCaseService extends MedusaInternalService(DisputeCase)<Injec
   protected readonly baseRepository_: DAL.RepositoryService
   protected readonly sql_: DisputeCaseSqlRepository
   protected readonly serviceStateService_: InjectedDependencies["serviceStateService"]
-  /** The processor's chargeback API, or null when the `disputeGateway` option is not set. */
-  readonly gateway: DisputeGateway | null
+  /** The processors' chargeback APIs (the `disputeGateway` option, one per processor); empty when it is not set. */
+  readonly gateways: readonly DisputeGateway[]
 
   constructor(dependencies: InjectedDependencies) {
     super(dependencies)
@@ -46,12 +46,20 @@ export class DisputeCaseService extends MedusaInternalService(DisputeCase)<Injec
     this.baseRepository_ = dependencies.baseRepository
     this.sql_ = dependencies.disputeCaseSqlRepository
     this.serviceStateService_ = dependencies.serviceStateService
-    this.gateway = createDisputeGateway(options.disputeGateway, {
-      timeoutMs: options.timeoutMs,
-      maxRetries: options.maxRetries,
-      maxDocumentBytes: options.maxDocumentBytes,
-      onRetry: logRetries(dependencies.logger),
+    this.gateways = (options.disputeGateway ?? []).flatMap((option) => {
+      const gateway = createDisputeGateway(option, {
+        timeoutMs: options.timeoutMs,
+        maxRetries: options.maxRetries,
+        maxDocumentBytes: options.maxDocumentBytes,
+        onRetry: logRetries(dependencies.logger),
+      })
+      return gateway ? [gateway] : []
     })
+  }
+
+  /** The gateway a case was stored under (`dispute_case.gateway`), or null when no such gateway is configured. */
+  gateway(name: string): DisputeGateway | null {
+    return this.gateways.find((gateway) => gateway.name === name) ?? null
   }
 
   /** The case import's last fully imported activity day for a gateway, if any run finished. */
@@ -122,6 +130,16 @@ export class DisputeCaseService extends MedusaInternalService(DisputeCase)<Injec
   /** Writes the match of many cases (status, order, note, chargeback) in one statement. */
   async writeMatches(matches: DisputeCaseMatch[], sharedContext: Context): Promise<void> {
     await this.sql_.writeMatches(matches, sharedContext)
+  }
+
+  /** Marks cases due soon as announced and answers them (repositories/dispute-case.ts: `claimDueSoon`). */
+  async claimDueSoon(input: { today: string; until: string; at: Date; limit: number }, sharedContext: Context): Promise<DueSoonCase[]> {
+    return await this.sql_.claimDueSoon(input, sharedContext)
+  }
+
+  /** Undoes `claimDueSoon` for these cases. */
+  async releaseDueSoon(ids: string[], at: Date, sharedContext: Context): Promise<void> {
+    await this.sql_.releaseDueSoon(ids, at, sharedContext)
   }
 
   /** Compensation of `upsertCases`, in the caller's transaction. */

@@ -2,6 +2,7 @@ import { DISPUTE_GATEWAY_METHODS } from "../../../../processors/types"
 import { resolveModuleOptions } from "../../options"
 
 const WORLDPAY = { type: "worldpay", url: "https://chargebacks.example", user: "merchant", password: "secret" } as const
+const ADYEN = { type: "adyen", merchantAccount: "ShopECOM", apiKey: "AQE_key", hmacKey: "00".repeat(32) } as const
 
 describe("module options", () => {
   it("fills in the defaults", () => {
@@ -22,6 +23,8 @@ describe("module options", () => {
       maxDocumentBytes: 2 * 1024 * 1024,
       caseImportOverlapDays: 2,
       caseImportLookbackDays: 30,
+      alerts: { dueSoonDays: 5, feed: true },
+      monitoring: { visaRatioPercent: 0.9, mastercardRatioPercent: 1.5, mastercardMinChargebacks: 100 },
       allowInsecureUrls: false,
     })
   })
@@ -36,12 +39,21 @@ describe("module options", () => {
     [{ baseUrl: "https://x", archiveImages: "yes" }, /archiveImages/],
     [{ baseUrl: "https://x", autoRespond: "always" }, /autoRespond/],
     [{ baseUrl: "https://x", caseImportOverlapDays: -1 }, /caseImportOverlapDays/],
+    [{ baseUrl: "https://x", alerts: { dueSoonDays: 0 } }, /alerts.dueSoonDays/],
+    [{ baseUrl: "https://x", alerts: { emailTemplate: "case-alert" } }, /alerts.emailTo: is required with emailTemplate/],
+    [{ baseUrl: "https://x", alerts: { emailTemplate: "case-alert", emailTo: ["not an address"] } }, /alerts.emailTo.0: must be an email address/],
     [{ baseUrl: "https://x", disputeGateway: { ...WORLDPAY, maxRetrievalBytes: 1000 } }, /disputeGateway.maxRetrievalBytes/],
     [{ baseUrl: "https://x", disputeGateway: { ...WORLDPAY, retrievalTimeoutMs: 10 } }, /disputeGateway.retrievalTimeoutMs/],
     // A misspelt key is named, not dropped: the option would look set and do nothing.
     [{ baseUrl: "https://x", disputeGateway: { ...WORLDPAY, maxRetreivalBytes: 1 } }, /disputeGateway: has unknown keys: maxRetreivalBytes/],
     [{ baseUrl: "https://x", disputeGateway: { ...WORLDPAY, password: "" } }, /disputeGateway.password: must not be empty/],
-    [{ baseUrl: "https://x", disputeGateway: { type: "stripe" } }, /disputeGateway: must be \{ type: "worldpay", url, user, password \} or an object implementing DisputeGateway/],
+    [{ baseUrl: "https://x", disputeGateway: { ...WORLDPAY, merchantId: "demo-merchant" } }, /disputeGateway.merchantId: must be the Worldpay merchant id, a number/],
+    [{ baseUrl: "https://x", disputeGateway: { type: "stripe" } }, /disputeGateway: must be \{ type: "worldpay", url, user, password \} or \{ type: "adyen", .* or an object implementing DisputeGateway/],
+    // A list takes one gateway per processor, each named by its place; a name twice is refused (cases are stored by it).
+    [{ baseUrl: "https://x", disputeGateway: [WORLDPAY, { ...WORLDPAY, password: "" }] }, /disputeGateway.1.password: must not be empty/],
+    [{ baseUrl: "https://x", disputeGateway: [WORLDPAY, WORLDPAY] }, /disputeGateway: lists two gateways named "worldpay"/],
+    [{ baseUrl: "https://x", disputeGateway: [] }, /disputeGateway: must list at least one gateway/],
+    [{ baseUrl: "https://x", disputeGateway: [WORLDPAY, { ...ADYEN, disputesUrl: "http://adyen.example/v30" }] }, /disputeGateway.1.disputesUrl: must be an https URL/],
   ])("names the field of a bad option %p", (options, message) => {
     expect(() => resolveModuleOptions(options)).toThrow(message)
   })
@@ -51,12 +63,17 @@ describe("module options", () => {
       baseUrl: "https://x",
       disputeGateway: { ...WORLDPAY, maxRetrievalBytes: 256 * 1024 * 1024, retrievalTimeoutMs: 180_000 },
     })
-    expect(resolved.disputeGateway).toEqual({ ...WORLDPAY, maxRetrievalBytes: 256 * 1024 * 1024, retrievalTimeoutMs: 180_000 })
+    expect(resolved.disputeGateway).toEqual([{ ...WORLDPAY, maxRetrievalBytes: 256 * 1024 * 1024, retrievalTimeoutMs: 180_000 }])
   })
 
   it("takes a store's own DisputeGateway object as it is", () => {
     const own = Object.fromEntries([["name", "acquirer"], ...DISPUTE_GATEWAY_METHODS.map((method) => [method, async () => undefined])])
-    expect(resolveModuleOptions({ baseUrl: "https://x", disputeGateway: own }).disputeGateway).toBe(own)
+    expect(resolveModuleOptions({ baseUrl: "https://x", disputeGateway: own }).disputeGateway?.[0]).toBe(own)
+  })
+
+  it("takes one gateway per processor as a list: Worldpay's and Adyen's side by side", () => {
+    const resolved = resolveModuleOptions({ baseUrl: "https://x", disputeGateway: [WORLDPAY, ADYEN] })
+    expect(resolved.disputeGateway?.map((gateway) => ("type" in gateway ? gateway.type : gateway.name))).toEqual(["worldpay", "adyen"])
   })
 
   it("never echoes a secret in its error", () => {
