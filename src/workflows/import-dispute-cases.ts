@@ -1,8 +1,15 @@
 import { createWorkflow, transform, WorkflowData, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { emitEventStep } from "@medusajs/medusa/core-flows"
 import type { DisputeCaseRecord } from "../processors/types"
-import { DisputeCaseMatch, ChargebackImportedEvent, ServiceScanEvents } from "../modules/servicescan/types"
+import {
+  CaseDecidedEvent,
+  CaseNeedsAttentionEvent,
+  ChargebackImportedEvent,
+  DisputeCaseMatch,
+  ServiceScanEvents,
+} from "../modules/servicescan/types"
 import { recordChargebacksWorkflow } from "./record-chargebacks"
+import { listCasesNeedingAnAnswerStep } from "./steps/list-cases-needing-an-answer"
 import { matchDisputeCasesStep } from "./steps/match-dispute-cases"
 import { setChargebackStatusesStep } from "./steps/set-chargeback-statuses"
 import { writeDisputeCaseMatchesStep } from "./steps/write-dispute-case-matches"
@@ -25,6 +32,10 @@ export type ImportDisputeCasesWorkflowInput = {
  * `recordChargebacksWorkflow`, so the proof request goes out as for any
  * chargeback), and carries the network's decision to the chargeback. A case
  * that matches nothing is kept `unmatched`, with why, for an admin.
+ * Alerts: `servicescan.case.needs_attention` for a new unmatched case (and a
+ * chargeback recorded with its evidence already complete that no policy
+ * answers), `servicescan.case.decided` for a decision that changed a
+ * chargeback.
  */
 export const importDisputeCasesWorkflow = createWorkflow(
   "servicescan-import-dispute-cases",
@@ -94,7 +105,7 @@ export const importDisputeCasesWorkflow = createWorkflow(
         .filter((row): row is { id: string; outcome: "won" | "lost" } => !!row.id && !!row.outcome)
         .map((row) => ({ id: row.id, status: row.outcome }))
     })
-    setChargebackStatusesStep(outcomes)
+    const decidedIds = setChargebackStatusesStep(outcomes)
 
     const imported = transform({ upserted, recorded, input }, ({ upserted, recorded, input }) => {
       const byCase = new Map(upserted.rows.map((row) => [row.case_id, row]))
@@ -111,6 +122,67 @@ export const importDisputeCasesWorkflow = createWorkflow(
     })
     emitEventStep({ eventName: ServiceScanEvents.CHARGEBACK_IMPORTED, data: imported }).config({
       name: "servicescan-emit-chargeback-imported",
+    })
+
+    // Alerts. A new case that matches nothing waits for an admin to assign it; a chargeback just
+    // recorded whose evidence is already complete (no scan to prove) waits for one when the
+    // policy does not answer it; a decision carried from the network ends the dispute.
+    const recordedIds = transform({ recorded }, ({ recorded }) =>
+      recorded.items.filter((item) => item.created && item.chargeback_id).map((item) => item.chargeback_id as string)
+    )
+    const needingAnAnswer = listCasesNeedingAnAnswerStep({ chargeback_ids: recordedIds, today: input.today })
+    const attention = transform({ upserted, matches, needingAnAnswer }, ({ upserted, matches, needingAnAnswer }) => {
+      const created = new Set(upserted.created)
+      const unmatched = new Set(matches.filter((m) => !m.order_id && created.has(m.id)).map((m) => m.id))
+      return [
+        ...upserted.rows
+          .filter((row) => unmatched.has(row.id))
+          .map(
+            (row): CaseNeedsAttentionEvent => ({
+              id: row.id,
+              case_id: row.case_id,
+              gateway: row.gateway,
+              order_id: null,
+              chargeback_id: null,
+              reply_by: row.reply_by,
+              reason: "unmatched",
+            })
+          ),
+        ...needingAnAnswer,
+      ]
+    })
+    emitEventStep({ eventName: ServiceScanEvents.CASE_NEEDS_ATTENTION, data: attention }).config({
+      name: "servicescan-emit-case-needs-attention",
+    })
+    const decided = transform(
+      { upserted, matches, recorded, outcomes, decidedIds, input },
+      ({ upserted, matches, recorded, outcomes, decidedIds, input }) => {
+        const changed = new Set(decidedIds)
+        const recordedIds = new Map(recorded.items.map((item) => [item.external_id, item.chargeback_id]))
+        const orderOf = new Map(matches.map((m) => [m.id, m.order_id]))
+        const caseOf = new Map<string, { case_id: string; order_id: string | null }>()
+        for (const row of upserted.rows) {
+          const chargebackId = row.chargeback_id ?? recordedIds.get(row.case_id)
+          if (chargebackId) {
+            caseOf.set(chargebackId, { case_id: row.case_id, order_id: row.order_id ?? orderOf.get(row.id) ?? null })
+          }
+        }
+        return outcomes
+          .filter((update) => changed.has(update.id))
+          .map(
+            (update): CaseDecidedEvent => ({
+              id: update.id,
+              order_id: caseOf.get(update.id)?.order_id ?? "",
+              outcome: update.status,
+              decided_by: "processor",
+              case_id: caseOf.get(update.id)?.case_id ?? null,
+              gateway: input.gateway,
+            })
+          )
+      }
+    )
+    emitEventStep({ eventName: ServiceScanEvents.CASE_DECIDED, data: decided }).config({
+      name: "servicescan-emit-case-decided",
     })
 
     const summary = transform({ upserted, matches, recorded }, ({ upserted, matches, recorded }) => ({

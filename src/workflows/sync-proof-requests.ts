@@ -8,6 +8,7 @@ import {
 } from "../modules/servicescan/types"
 import { applyProofResultsStep } from "./steps/apply-proof-results"
 import { fetchProofResultsStep } from "./steps/fetch-proof-results"
+import { listCasesNeedingAnAnswerStep } from "./steps/list-cases-needing-an-answer"
 import { refreshChargebackStatusesStep } from "./steps/refresh-chargeback-statuses"
 import { submitProofRequestsStep } from "./steps/submit-proof-requests"
 
@@ -29,7 +30,9 @@ export type SyncProofRequestsWorkflowInput = {
  * One page of the poll job (or an admin's "check now"): sends proof requests
  * that still wait to be sent, checks pending ones at ServiceScan, stores the
  * ground truths, updates the chargebacks and emits
- * `servicescan.proof_request.completed` and `servicescan.chargeback.evidence_ready`.
+ * `servicescan.proof_request.completed` and `servicescan.chargeback.evidence_ready`,
+ * and `servicescan.case.needs_attention` for a case whose evidence completed
+ * that the `autoRespond` policy will not answer.
  *
  * Events are emitted when the workflow succeeds, at least once; subscribers
  * must be idempotent (the image archiver is).
@@ -73,6 +76,16 @@ export const syncProofRequestsWorkflow = createWorkflow(
     })
     emitEventStep({ eventName: ServiceScanEvents.CHARGEBACK_EVIDENCE_READY, data: events.evidence_ready }).config({
       name: "servicescan-emit-chargeback-evidence-ready",
+    })
+
+    // A case whose evidence just completed and that the autoRespond policy will not answer waits for a person.
+    const completedEvidence = transform({ changes, input }, ({ changes, input }) => ({
+      chargeback_ids: changes.filter((change) => change.to === "evidence_ready" || change.to === "no_evidence").map((change) => change.id),
+      today: (input.now ? new Date(input.now) : new Date()).toISOString().slice(0, 10),
+    }))
+    const needingAnAnswer = listCasesNeedingAnAnswerStep(completedEvidence)
+    emitEventStep({ eventName: ServiceScanEvents.CASE_NEEDS_ATTENTION, data: needingAnAnswer }).config({
+      name: "servicescan-emit-case-needs-attention",
     })
 
     const summary = transform({ submitted, outcomes, completed, changes }, ({ submitted, outcomes, completed, changes }) => ({
