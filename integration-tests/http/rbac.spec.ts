@@ -68,6 +68,7 @@ function routeCalls(f: Fixtures): RouteCall[] {
     { what: "view a card scan", method: "GET", route: "/admin/servicescan/scans/:scanId/image", needs: "read", path: `/admin/servicescan/scans/${f.represent.scanId}/image` },
     { what: "list cases", method: "GET", route: "/admin/servicescan/cases", needs: "read", path: "/admin/servicescan/cases" },
     { what: "read a case", method: "GET", route: "/admin/servicescan/cases/:id", needs: "read", path: `/admin/servicescan/cases/${f.represent.caseRowId}` },
+    { what: "dispute analytics", method: "GET", route: "/admin/servicescan/analytics", needs: "read", path: "/admin/servicescan/analytics" },
     {
       what: "record a chargeback",
       method: "POST",
@@ -158,7 +159,7 @@ medusaIntegrationTestRunner({
           await fetch(`${reserveSandboxUrl()}/cnp/online`, {
             method: "POST",
             headers: { "content-type": "text/xml" },
-            body: `<cnpOnlineRequest version="12.30" xmlns="http://www.vantivcnp.com/schema" merchantId="demo-merchant"><authentication><user>demo-user</user><password>demo-password</password></authentication>${body}</cnpOnlineRequest>`,
+            body: `<cnpOnlineRequest version="12.30" xmlns="http://www.vantivcnp.com/schema" merchantId="1234567"><authentication><user>demo-user</user><password>demo-password</password></authentication>${body}</cnpOnlineRequest>`,
           })
         ).text()
       const registered = await post(`<registerTokenRequest id="rbac-reg" reportGroup="rg"><orderId>rbac-1</orderId><accountNumber>${APPROVE}</accountNumber></registerTokenRequest>`)

@@ -26,6 +26,7 @@ export const ADMIN_ROUTE_POLICIES: readonly AdminRoutePolicy[] = [
   { method: "GET", matcher: "/admin/servicescan/scans/:scanId/image", policies: READ_DISPUTES },
   { method: "GET", matcher: "/admin/servicescan/cases", policies: READ_DISPUTES },
   { method: "GET", matcher: "/admin/servicescan/cases/:id", policies: READ_DISPUTES },
+  { method: "GET", matcher: "/admin/servicescan/analytics", policies: READ_DISPUTES },
   { method: "POST", matcher: "/admin/servicescan/chargebacks", policies: ANSWER_DISPUTES },
   { method: "POST", matcher: "/admin/servicescan/chargebacks/:id/scans", policies: ANSWER_DISPUTES },
   { method: "POST", matcher: "/admin/servicescan/chargebacks/:id/check", policies: ANSWER_DISPUTES },
