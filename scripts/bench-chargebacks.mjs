@@ -54,7 +54,7 @@ if (!Number.isSafeInteger(N) || N < 1) {
   process.exit(2)
 }
 const SECRET_KEY = "sk_test_servicescan_demo"
-const PROCESSOR = { merchantId: "demo-merchant", user: "demo-user", password: "demo-password" }
+const PROCESSOR = { merchantId: "1234567", user: "demo-user", password: "demo-password" }
 const PROVIDER_ID = "pp_servicescan_servicescan"
 /** Minor units of every seeded payment (20.00 USD). */
 const AMOUNT_MINOR = 2000

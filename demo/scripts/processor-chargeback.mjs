@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // Plays the card network where a chargeback really lands, at the processor: raises a case at the
-// sandbox's Worldpay on an order of the running demo, then follows it until the plugin has answered it.
+// sandbox's processor on an order of the running demo (the one its payment went through: Worldpay
+// or Adyen), then follows it until the plugin has answered it.
 //
 //   npm run demo:chargeback -- [order number] [--reason 4837] [--no-wait]
 //
-// Without an order number, the newest order. The plugin does the rest by itself: its case import
-// job reads the case from Worldpay's Chargeback API (every 5 s in the demo), matches it to the
-// order, asks ServiceScan for the scan's proof, and the demo's `autoRespond: "represent-valid"`
-// uploads the evidence pack to the case and represents it.
+// Without an order number, the newest order. The plugin does the rest by itself: Worldpay's case is
+// read by its case import job from the Chargeback API (every 5 s in the demo); Adyen's dispute is
+// pushed by the sandbox as a signed notification to /hooks/servicescan/adyen. The plugin matches
+// it to the order, asks ServiceScan for the scan's proof, and the demo's
+// `autoRespond: "represent-valid"` sends the evidence pack and represents (defends) the case.
 import { parseArgs } from "node:util"
-import { adminLogin, findOrderToDispute, followCase, raiseProcessorChargeback } from "./lib/processor-chargeback.mjs"
+import { adminLogin, findOrderToDispute, followCase } from "./lib/processor-chargeback.mjs"
 
 const USAGE = "Usage: npm run demo:chargeback -- [order number, default the newest order] [--reason <reason code, e.g. 4837>] [--no-wait]"
 let parsed
@@ -48,22 +50,23 @@ try {
     email: process.env.DEMO_ADMIN_EMAIL || "admin@servicescan.test",
     password: process.env.DEMO_ADMIN_PASSWORD || "servicescan-demo",
   })
-  const { order, cnpTxnId, scanId } = await findOrderToDispute({ medusaUrl, token, displayId })
-  const kase = await raiseProcessorChargeback({ sandboxUrl, cnpTxnId, reasonCode: values.reason })
+  const { order, processor, transactionId, scanId } = await findOrderToDispute({ medusaUrl, token, displayId })
+  const kase = await processor.raise({ sandboxUrl, transactionId, reasonCode: values.reason })
   console.log(
-    `Case ${kase.caseId} raised at the processor (the sandbox's Worldpay) on order #${order.display_id} (${order.id}):\n` +
-      `  ${kase.cycle}, reason ${kase.reasonCode} "${kase.reasonCodeDescription}", ${kase.chargebackAmount} ${kase.chargebackCurrencyType} minor units, ` +
-      `authorization ${cnpTxnId}, reply by ${kase.replyByDay}` +
+    `Case ${kase.caseId} raised at the processor (the sandbox's ${processor.label}) on order #${order.display_id} (${order.id}):\n` +
+      `  reason ${kase.reasonCode} "${kase.reason}", ${kase.amount} ${kase.currency} minor units, ` +
+      `payment ${transactionId}, reply by ${kase.replyBy}; ${processor.disputeDelivery}` +
       (scanId ? "" : "\n  Note: this payment was not scanned, so ServiceScan has no scan to prove it with; the policy will not represent it.")
   )
   if (values["no-wait"]) {
-    console.log(`The case import job brings it in within seconds; follow it on the order: ${medusaUrl}/app/orders/${order.id}`)
+    console.log(`It reaches the plugin within seconds; follow it on the order: ${medusaUrl}/app/orders/${order.id}`)
     process.exit(0)
   }
   console.log("Following it (the plugin does everything by itself; Ctrl-C stops watching, not the loop):")
-  const { row, processor } = await followCase({
+  const { row, atProcessor } = await followCase({
     medusaUrl,
     sandboxUrl,
+    processor,
     token,
     caseId: kase.caseId,
     timeoutMs: Number(process.env.DEMO_CHARGEBACK_TIMEOUT_MS || 180_000),
@@ -73,10 +76,9 @@ try {
     console.log(`The plugin could not match the case to an order: ${row.match_note}`)
     process.exit(1)
   }
-  const activities = processor.activities.map((a) => a.activityType).join(" ← ")
-  const documents = processor.documents.map((d) => `${d.documentId} (${d.size} bytes)`).join(", ") || "none"
+  const documents = atProcessor.documents.map((d) => `${d.name} (${d.size} bytes)`).join(", ") || "none"
   console.log(
-    `Case ${kase.caseId}: ${row.response_status}. At the processor: queue ${processor.currentQueue}; activities ${activities}; documents ${documents}.\n` +
+    `Case ${kase.caseId}: ${row.response_status}. At the processor (${processor.label}): ${atProcessor.where}; documents ${documents}.\n` +
       `See it on the order: ${medusaUrl}/app/orders/${order.id}`
   )
   process.exit(row.response_status === "represented" || row.response_status === "liability_accepted" ? 0 : 1)

@@ -17,12 +17,25 @@ import { createRoot } from "react-dom/client"
 /** Injected by the demo's storefront server (scripts/lib/storefront.mjs). */
 declare global {
   interface Window {
-    __DEMO__: { medusaUrl: string; adminUrl: string; publishableKey: string; regionId: string; sandboxUrl: string }
+    __DEMO__: {
+      medusaUrl: string
+      adminUrl: string
+      publishableKey: string
+      regionId: string
+      sandboxUrl: string
+      /** The ServiceScan provider the page pays through (DEMO_PROCESSOR), and every one by processor name. */
+      providerId: string
+      providers: Record<string, string>
+    }
   }
 }
 
 const config = window.__DEMO__
-const PROVIDER_ID = "pp_servicescan_servicescan"
+/**
+ * The demo store has a ServiceScan provider per processor (Worldpay, Adyen); the page pays through
+ * the one the demo was started with, or the one `?processor=` names (the smoke test uses both).
+ */
+const PROVIDER_ID = config.providers[new URLSearchParams(location.search).get("processor") ?? ""] ?? config.providerId
 const CART_KEY = "servicescan-demo-cart"
 const CART_FIELDS = "*items,*payment_collection,*payment_collection.payment_sessions"
 
@@ -84,9 +97,12 @@ function App() {
   }, [])
 
   const loadCards = useCallback(async () => {
-    const { payment_methods } = await sdk.client.fetch<{ payment_methods: ServiceScanSavedCard[] }>("/store/servicescan/payment-methods")
-    setCards(payment_methods)
-    setCardId(payment_methods[0]?.id ?? "")
+    // The route also says which provider each card was saved with (`provider_id`).
+    const { payment_methods } = await sdk.client.fetch<{ payment_methods: (ServiceScanSavedCard & { provider_id: string })[] }>("/store/servicescan/payment-methods")
+    // A card saved at one processor is a token there only: offer the cards of the provider in use.
+    const usable = payment_methods.filter((card) => card.provider_id === PROVIDER_ID)
+    setCards(usable)
+    setCardId(usable[0]?.id ?? "")
   }, [])
 
   // A reload keeps the sign-in: the SDK keeps the token in localStorage (asked only when there is one).
@@ -107,7 +123,7 @@ function App() {
     setError(null)
     try {
       // The demo's server makes sure the returning shopper exists with a saved card (an earlier purchase).
-      const res = await fetch("/demo/customer", { method: "POST" })
+      const res = await fetch("/demo/customer", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ provider_id: PROVIDER_ID }) })
       const body = await res.json()
       if (!res.ok) throw new Error(body.message ?? `HTTP ${res.status}`)
       await sdk.auth.login("customer", "emailpass", { email: body.email, password: body.password })
@@ -209,6 +225,7 @@ function App() {
         form: form.current,
         paymentMethodId: cardId || undefined,
         saveCard: !cardId && saveCard,
+        providerId: PROVIDER_ID,
       })
       if (result.type === "order") {
         localStorage.removeItem(CART_KEY)

@@ -1132,7 +1132,7 @@ medusaIntegrationTestRunner({
           transactions: (await sandboxFetch<{ count: number }>("/__sandbox/processor/transactions")).body.count,
         })
         const xml = (inner: string) =>
-          `<cnpOnlineRequest version="12.30" xmlns="http://www.vantivcnp.com/schema" merchantId="demo-merchant"><authentication><user>demo-user</user><password>demo-password</password></authentication>${inner}</cnpOnlineRequest>`
+          `<cnpOnlineRequest version="12.30" xmlns="http://www.vantivcnp.com/schema" merchantId="1234567"><authentication><user>demo-user</user><password>demo-password</password></authentication>${inner}</cnpOnlineRequest>`
         const text = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v) ?? "")
         const requests = fc.oneof(
           fc.tuple(fc.constant("forms"), bodyFor(["key", "card", "config", "scanned", "formId", "origin"], () => ({ key: "pk_test_servicescan_demo", card: { number: "4111111111111111", cvv: "123", expiry: "12/30" } }))).map(([, build]) => {

@@ -42,6 +42,9 @@ const SYSTEM_APP: Secret[] = [
   { name: "system app JWT secret", value: CANARY.jwtSecret, source: "integration-tests/system/lib/canaries.ts" },
   { name: "system app cookie secret", value: CANARY.cookieSecret, source: "integration-tests/system/lib/canaries.ts" },
   { name: "system app evidence key", value: CANARY.evidenceKey, source: "integration-tests/system/lib/canaries.ts" },
+  { name: "system app Adyen API key", value: CANARY.adyenApiKey, source: "integration-tests/system/lib/canaries.ts" },
+  { name: "system app Adyen HMAC key", value: CANARY.adyenHmacKey, source: "integration-tests/system/lib/canaries.ts" },
+  { name: "system app Adyen webhook password", value: CANARY.adyenWebhookPassword, source: "integration-tests/system/lib/canaries.ts" },
 ]
 
 /**
@@ -118,7 +121,7 @@ describe("secrets: nothing secret in responses, logs, bundles or tarballs", () =
     )
     expect(notInSource).toEqual([])
     const systemConfig = readFileSync(join(ROOT, "integration-tests/system/app/medusa-config.ts"), "utf8")
-    for (const use of ["CANARY.webhookSecret", "CANARY.jwtSecret", "CANARY.cookieSecret", "CANARY.evidenceKey", "...PROCESSOR"]) {
+    for (const use of ["CANARY.webhookSecret", "CANARY.jwtSecret", "CANARY.cookieSecret", "CANARY.evidenceKey", "...PROCESSOR", "ADYEN_MERCHANT.apiKey", "ADYEN_MERCHANT.hmacKey", "ADYEN_MERCHANT.webhookPassword"]) {
       expect(systemConfig).toContain(use)
     }
     // The allowance for the sandbox's own package rests on these being its published demo account.

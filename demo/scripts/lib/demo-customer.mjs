@@ -9,17 +9,18 @@
 
 /** The demo's returning shopper. Not a secret: anyone trying the demo signs in as them. */
 export const DEMO_CUSTOMER = { email: "returning-shopper@servicescan.test", password: "servicescan-demo-shopper" }
-const PROVIDER_ID = "pp_servicescan_servicescan"
 /** The sandbox's approved Visa test card. */
 const SAVED_CARD = { number: "4457119922390123", cvv: "123", expiry: "12/30" }
 const SAVE_WAIT_MS = 15_000
 
 /**
- * @param {{ headers: Record<string, string | string[] | undefined>, port: number, medusaUrl: string,
- *           publishableKey: string, regionId: string }} input
+ * `providerId` is the ServiceScan provider (so the processor) the page pays through: a card saved
+ * at one processor is a token there only, so the shopper gets a saved card at that one.
+ * @param {{ headers: Record<string, string | string[] | undefined>, providerId: string, port: number,
+ *           medusaUrl: string, publishableKey: string, regionId: string }} input
  * @returns {Promise<{ status: number, body: Record<string, unknown> }>}
  */
-export async function handleDemoCustomer({ headers, port, medusaUrl, publishableKey, regionId }) {
+export async function handleDemoCustomer({ headers, providerId, port, medusaUrl, publishableKey, regionId }) {
   const origin = typeof headers.origin === "string" ? headers.origin : undefined
   if (!origin || ![`http://localhost:${port}`, `http://127.0.0.1:${port}`].includes(origin)) {
     return { status: 403, body: { message: "Only the demo storefront's own page may prepare the demo customer" } }
@@ -27,9 +28,9 @@ export async function handleDemoCustomer({ headers, port, medusaUrl, publishable
   const medusa = medusaClient(medusaUrl, publishableKey)
   try {
     const token = await signIn(medusa)
-    const cards = await savedCards(medusa, token)
+    const cards = await savedCards(medusa, token, providerId)
     if (!cards.length) {
-      await pastPurchase(medusa, token, { regionId, origin })
+      await pastPurchase(medusa, token, { regionId, origin, providerId })
     }
     return { status: 200, body: { email: DEMO_CUSTOMER.email, password: DEMO_CUSTOMER.password } }
   } catch (error) {
@@ -75,12 +76,13 @@ async function signIn(call) {
   return expectOk(await call("/auth/customer/emailpass", { method: "POST", body: DEMO_CUSTOMER }), "signing the demo customer in").token
 }
 
-async function savedCards(call, token) {
-  return expectOk(await call("/store/servicescan/payment-methods", { token }), "listing the saved cards").payment_methods
+async function savedCards(call, token, providerId) {
+  const { payment_methods: cards } = expectOk(await call("/store/servicescan/payment-methods", { token }), "listing the saved cards")
+  return cards.filter((card) => card.provider_id === providerId)
 }
 
 /** The shopper's earlier visit: one sticker, paid with the scanned card, "Save this card" ticked. */
-async function pastPurchase(call, token, { regionId, origin }) {
+async function pastPurchase(call, token, { regionId, origin, providerId }) {
   const { products } = expectOk(await call(`/store/products?region_id=${regionId}&fields=id,*variants&limit=20`), "listing products")
   const variantId = (products.find((p) => p.handle === "scanner-sticker") ?? products[0])?.variants?.[0]?.id
   if (!variantId) throw new Error("the store has no product to buy")
@@ -93,10 +95,10 @@ async function pastPurchase(call, token, { regionId, origin }) {
     "creating its payment collection"
   )
   const started = expectOk(
-    await call(`/store/payment-collections/${collection.id}/payment-sessions`, { method: "POST", token, body: { provider_id: PROVIDER_ID } }),
+    await call(`/store/payment-collections/${collection.id}/payment-sessions`, { method: "POST", token, body: { provider_id: providerId } }),
     "starting its payment session"
   )
-  const session = started.payment_collection.payment_sessions.find((s) => s.provider_id === PROVIDER_ID)
+  const session = started.payment_collection.payment_sessions.find((s) => s.provider_id === providerId)
   // What the hosted form's iframe sends when the shopper presses "Scan card", then submits.
   const formUrl = new URL("/api/v1/forms", session.data.client_script_url)
   const formAnswer = await fetch(formUrl, {
@@ -112,7 +114,7 @@ async function pastPurchase(call, token, { regionId, origin }) {
     await call(`/store/payment-collections/${collection.id}/payment-sessions`, {
       method: "POST",
       token,
-      body: { provider_id: PROVIDER_ID, data: { form_id: form.formId, response_code: form.responseCode, save_card: true } },
+      body: { provider_id: providerId, data: { form_id: form.formId, response_code: form.responseCode, save_card: true } },
     }),
     "paying the earlier purchase"
   )
@@ -121,7 +123,7 @@ async function pastPurchase(call, token, { regionId, origin }) {
   // The plugin saves the card once the order is placed (a subscriber): wait for it.
   const deadline = Date.now() + SAVE_WAIT_MS
   while (Date.now() < deadline) {
-    if ((await savedCards(call, token)).length) return
+    if ((await savedCards(call, token, providerId)).length) return
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
   throw new Error(`the card of order ${done.order.id} was not saved within ${SAVE_WAIT_MS / 1000} s`)

@@ -1,34 +1,16 @@
 // The evidence loop in the demo: a chargeback raised where a real one lands, at the processor.
-// The sandbox plays Worldpay; its control API opens a case on the order's authorization
-// (POST /__sandbox/chargebacks by cnpTxnId), exactly as the card network would. Nothing is sent
-// to Medusa: the plugin's case import job finds the case at the sandbox's Chargeback API, matches
-// it to the order, asks ServiceScan for proof, and the `autoRespond` policy of the demo's config
-// (represent-valid) uploads the evidence pack and represents the case.
-const PROVIDER_PREFIX = "pp_servicescan_"
+// The sandbox plays both processors; its control API opens a case on the order's payment, exactly
+// as the card network would (processors.mjs: Worldpay by cnpTxnId, Adyen by pspReference). Nothing
+// is sent to Medusa by this script: Worldpay's case is found by the plugin's case import job at the
+// sandbox's Chargeback API, Adyen's dispute arrives as a signed notification the sandbox pushes to
+// /hooks/servicescan/adyen. Either way the plugin matches it to the order, asks ServiceScan for
+// proof, and the `autoRespond` policy of the demo's config (represent-valid) sends the evidence
+// pack and represents (Worldpay) or defends (Adyen) the case.
+import { processorOfProvider } from "./processors.mjs"
+import { requestJson as call, answerMessage as messageOf } from "./util.mjs"
+
 /** What the demo's admin sees while a case moves, in order. */
 const FINAL_RESPONSES = ["represented", "liability_accepted", "expired"]
-
-async function call(url, { method = "GET", body, token } = {}) {
-  const res = await fetch(url, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(30_000),
-  })
-  const text = await res.text()
-  let parsed = text
-  try {
-    parsed = text ? JSON.parse(text) : undefined
-  } catch {
-    // keep the text
-  }
-  return { status: res.status, body: parsed, text }
-}
-
-const messageOf = (res) => (res.body && typeof res.body === "object" && (res.body.message || res.body.error)) || res.text.slice(0, 300)
 
 /** The demo admin's bearer token. */
 export async function adminLogin({ medusaUrl, email, password }) {
@@ -59,40 +41,21 @@ export async function findOrderToDispute({ medusaUrl, token, displayId, orderId 
     throw new Error(displayId === undefined ? "the store has no order yet: pay for something on the storefront first" : `there is no order #${displayId}`)
   }
   const payments = (order.payment_collections ?? []).flatMap((c) => c.payments ?? [])
-  const payment = payments.find((p) => p.provider_id?.startsWith(PROVIDER_PREFIX) && typeof p.data?.cnp_txn_id === "string")
+  // `cnp_txn_id` holds the processor's id of the payment whichever the processor (Adyen: its pspReference).
+  const payment = payments.find((p) => processorOfProvider(p.provider_id) && typeof p.data?.cnp_txn_id === "string" && p.data.cnp_txn_id !== "")
   if (!payment) {
-    throw new Error(`order #${order.display_id} was not paid through ServiceScan at the processor (no payment holds a cnp_txn_id), so no chargeback can land on it`)
+    throw new Error(`order #${order.display_id} was not paid through ServiceScan at a processor (no payment holds a processor transaction id), so no chargeback can land on it`)
   }
-  return { order, payment, cnpTxnId: payment.data.cnp_txn_id, scanId: payment.data.scan_id ?? null }
-}
-
-/**
- * Opens a case at the sandbox's Worldpay on that authorization. The case waits in the merchant's
- * queue with the chargeback amount of the whole payment unless `amount` (minor units) says otherwise.
- */
-export async function raiseProcessorChargeback({ sandboxUrl, cnpTxnId, reasonCode, amount }) {
-  const res = await call(`${sandboxUrl}/__sandbox/chargebacks`, {
-    method: "POST",
-    body: { cnpTxnId, ...(reasonCode ? { reasonCode } : {}), ...(amount !== undefined ? { amount } : {}) },
-  })
-  if (res.status !== 201) throw new Error(`the sandbox refused to raise the case (${res.status}): ${messageOf(res)}`)
-  return res.body
-}
-
-/** The case as Worldpay (the sandbox) holds it: queue, activities newest first, documents. */
-export async function processorCase({ sandboxUrl, caseId }) {
-  const res = await call(`${sandboxUrl}/__sandbox/chargebacks/${encodeURIComponent(caseId)}`)
-  if (res.status !== 200) throw new Error(`reading case ${caseId} at the sandbox answered ${res.status}: ${messageOf(res)}`)
-  return res.body
+  return { order, payment, processor: processorOfProvider(payment.provider_id), transactionId: payment.data.cnp_txn_id, scanId: payment.data.scan_id ?? null }
 }
 
 /**
  * Follows a case through the plugin's admin API until our answer is final (represented, liability
  * accepted, expired) or `timeoutMs` passes. `onChange` hears each new stage, e.g. "imported",
  * "evidence_pending", "evidence_ready", "represented". Answers the stages seen, the plugin's case
- * and the processor's case.
+ * and the case as the processor (`processor`, from processors.mjs) holds it.
  */
-export async function followCase({ medusaUrl, sandboxUrl, token, caseId, timeoutMs = 120_000, onChange = () => {} }) {
+export async function followCase({ medusaUrl, sandboxUrl, processor, token, caseId, timeoutMs = 120_000, onChange = () => {} }) {
   const deadline = Date.now() + timeoutMs
   const stages = []
   const note = (stage) => {
@@ -114,7 +77,7 @@ export async function followCase({ medusaUrl, sandboxUrl, token, caseId, timeout
         if (chargeback.status === 200) note(chargeback.body.chargeback.status)
       }
       if (row.status === "unmatched" || FINAL_RESPONSES.includes(row.response_status)) {
-        return { stages, row, processor: await processorCase({ sandboxUrl, caseId }) }
+        return { stages, row, atProcessor: await processor.read({ sandboxUrl, caseId }) }
       }
     }
     if (Date.now() > deadline) {

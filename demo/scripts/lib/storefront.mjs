@@ -99,8 +99,25 @@ export async function startStorefront({ port, bundle, config, medusaInternalUrl,
         return send(answer.status, "application/json", JSON.stringify(answer.body))
       }
       if (req.method === "POST" && url.pathname === "/demo/customer") {
+        let raw = ""
+        for await (const chunk of req) {
+          raw += chunk
+          if (raw.length > 10_000) return send(413, "application/json", '{"message":"Too large"}')
+        }
+        // The page's provider (its processor): the returning shopper's card is saved there.
+        let providerId = config.providerId
+        try {
+          const asked = raw ? JSON.parse(raw).provider_id : undefined
+          if (asked !== undefined) providerId = asked
+        } catch {
+          return send(400, "application/json", '{"message":"The body must be JSON"}')
+        }
+        if (!Object.values(config.providers ?? {}).includes(providerId)) {
+          return send(400, "application/json", JSON.stringify({ message: `provider_id must be one of ${Object.values(config.providers ?? {}).join(", ")}` }))
+        }
         const answer = await handleDemoCustomer({
           headers: req.headers,
+          providerId,
           port,
           medusaUrl: medusaInternalUrl,
           publishableKey: config.publishableKey,

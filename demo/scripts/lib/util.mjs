@@ -207,3 +207,29 @@ export function parseLogLine(line) {
   return { level: null, text: clean }
 }
 
+/**
+ * One JSON call of the demo's scripts to Medusa or the sandbox (30 s at most): the status, the
+ * parsed body (or the text when it is not JSON) and the text. `token` is an admin's bearer token.
+ */
+export async function requestJson(url, { method = "GET", body, token } = {}) {
+  const res = await fetch(url, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  })
+  const text = await res.text()
+  let parsed = text
+  try {
+    parsed = text ? JSON.parse(text) : undefined
+  } catch {
+    // keep the text
+  }
+  return { status: res.status, body: parsed, text }
+}
+
+/** What an answer of {@link requestJson} says went wrong: its `message` or `error`, else its text. */
+export const answerMessage = (res) => (res.body && typeof res.body === "object" && (res.body.message || res.body.error)) || res.text.slice(0, 300)

@@ -20,13 +20,14 @@ import {
  * the JSON file named by DEMO_SEED_OUTPUT.
  *
  * - a store selling in USD with a "Web shop" sales channel;
- * - the region "United States" offering ServiceScan (and Medusa's system provider);
+ * - the region "United States" offering ServiceScan through both processors (and Medusa's system provider);
  * - a publishable key for the storefront;
  * - three products that need no shipping and no inventory, so checkout is
  *   about payment only;
  * - the admin user (DEMO_ADMIN_EMAIL / DEMO_ADMIN_PASSWORD).
  */
-export const SERVICESCAN_PROVIDER_ID = "pp_servicescan_servicescan"
+/** The demo's ServiceScan providers, one per processor (demo/medusa-config.ts): Worldpay, Adyen. */
+export const SERVICESCAN_PROVIDER_IDS = ["pp_servicescan_servicescan", "pp_servicescan_adyen"]
 const SYSTEM_PROVIDER_ID = "pp_system_default"
 const REGION_NAME = "United States"
 const CHANNEL_NAME = "Web shop"
@@ -93,7 +94,7 @@ export default async function seedDemoStore({ container }: ExecArgs) {
     salesChannelId = result[0].id
   }
 
-  // Region with the ServiceScan provider.
+  // Region with the ServiceScan providers.
   const { data: existingRegions } = await query.graph({
     entity: "region",
     fields: ["id", "payment_providers.id"],
@@ -103,9 +104,9 @@ export default async function seedDemoStore({ container }: ExecArgs) {
   if (existingRegions.length) {
     regionId = existingRegions[0].id
     const providers = (existingRegions[0].payment_providers ?? []).map((p: { id: string } | null) => p?.id)
-    if (!providers.includes(SERVICESCAN_PROVIDER_ID)) {
+    if (!SERVICESCAN_PROVIDER_IDS.every((id) => providers.includes(id))) {
       await updateRegionsWorkflow(container).run({
-        input: { selector: { id: regionId }, update: { payment_providers: [SERVICESCAN_PROVIDER_ID, SYSTEM_PROVIDER_ID] } },
+        input: { selector: { id: regionId }, update: { payment_providers: [...SERVICESCAN_PROVIDER_IDS, SYSTEM_PROVIDER_ID] } },
       })
     }
   } else {
@@ -116,7 +117,7 @@ export default async function seedDemoStore({ container }: ExecArgs) {
             name: REGION_NAME,
             currency_code: "usd",
             countries: ["us"],
-            payment_providers: [SERVICESCAN_PROVIDER_ID, SYSTEM_PROVIDER_ID],
+            payment_providers: [...SERVICESCAN_PROVIDER_IDS, SYSTEM_PROVIDER_ID],
           },
         ],
       },

@@ -1,5 +1,5 @@
 import { defineConfig } from "@medusajs/framework/utils"
-import { CANARY, PROCESSOR } from "../lib/canaries"
+import { ADYEN_MERCHANT, CANARY, PROCESSOR } from "../lib/canaries"
 
 /**
  * The application the system suites (integration-tests/system) run as real
@@ -54,6 +54,33 @@ const productionModules = redisUrl
     ]
   : []
 
+/** What both ServiceScan providers share; each adds its processor (the token exchange's segment) and gateway. */
+const providerOptions = {
+  checkoutUrl: sandboxUrl,
+  clientScriptUrl: `${sandboxUrl}/client.js`,
+  shareableKey: env("SYSTEM_SHAREABLE_KEY"),
+  paymentTokenApiKey: env("SYSTEM_PAYMENT_TOKEN_KEY"),
+  capture: "manual" as const,
+  timeoutMs: number("SYSTEM_TIMEOUT_MS", 15_000),
+  maxRetries: 1,
+}
+
+/**
+ * The suite account's Adyen merchant (lib/canaries.ts), played by the sandbox: one object for the
+ * provider's `gateway`, as the root medusa-config.ts's `adyenDemo` (and for a `disputeGateway` once
+ * the suites raise Adyen disputes).
+ */
+const adyen = {
+  type: "adyen" as const,
+  merchantAccount: ADYEN_MERCHANT.merchantAccount,
+  apiKey: ADYEN_MERCHANT.apiKey,
+  hmacKey: ADYEN_MERCHANT.hmacKey,
+  webhookUser: ADYEN_MERCHANT.webhookUser,
+  webhookPassword: ADYEN_MERCHANT.webhookPassword,
+  checkoutUrl: `${sandboxUrl}/v71`,
+  disputesUrl: `${sandboxUrl}/ca/services/DisputeService/v30`,
+}
+
 module.exports = defineConfig({
   projectConfig: {
     databaseUrl: env("DATABASE_URL"),
@@ -94,19 +121,20 @@ module.exports = defineConfig({
       options: {
         providers: [
           {
+            // Worldpay cnpAPI: pp_servicescan_servicescan.
             resolve: "./src/providers/servicescan",
             id: "servicescan",
             options: {
-              checkoutUrl: sandboxUrl,
-              clientScriptUrl: `${sandboxUrl}/client.js`,
-              shareableKey: env("SYSTEM_SHAREABLE_KEY"),
-              paymentTokenApiKey: env("SYSTEM_PAYMENT_TOKEN_KEY"),
+              ...providerOptions,
               processor: "worldpay",
-              capture: "manual",
-              timeoutMs: number("SYSTEM_TIMEOUT_MS", 15_000),
-              maxRetries: 1,
               gateway: { type: "worldpay", url: `${sandboxUrl}/cnp/online`, ...PROCESSOR },
             },
+          },
+          {
+            // Adyen Checkout v71: pp_servicescan_adyen, beside Worldpay as in the root medusa-config.ts.
+            resolve: "./src/providers/servicescan",
+            id: "adyen",
+            options: { ...providerOptions, processor: "adyen", gateway: adyen },
           },
         ],
       },

@@ -1,6 +1,6 @@
 import { createServer, request, Server } from "node:http"
 import { AddressInfo } from "node:net"
-import { PROCESSOR } from "./canaries"
+import { ADYEN_MERCHANT, PROCESSOR } from "./canaries"
 
 export type Sandbox = Awaited<ReturnType<typeof import("servicescan-sandbox").startSandbox>>
 
@@ -132,11 +132,12 @@ export async function startSuiteSandbox(options: { proofDelayMs?: number | null 
       if (level === "info") requestLog.push(message)
     },
   })
-  // The suites' own account: its processor password is a canary (lib/canaries.ts) and
-  // its keys are generated now, so every secret the app holds is distinctive.
+  // The suites' own account: its processor password and Adyen credentials are canaries
+  // (lib/canaries.ts) and its keys are generated now, so every secret the app holds is distinctive.
+  const { webhookUser, webhookPassword, ...adyen } = ADYEN_MERCHANT
   const created = await control<{ accountId: string; keys: SuiteAccount["keys"] }>(sandbox, "/__sandbox/accounts", {
     method: "POST",
-    body: { processor: PROCESSOR },
+    body: { processor: PROCESSOR, adyen: { ...adyen, webhookAuth: { username: webhookUser, password: webhookPassword } } },
   })
   return { sandbox, account: { accountId: created.accountId, keys: created.keys }, requestLog }
 }
