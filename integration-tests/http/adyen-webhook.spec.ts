@@ -237,5 +237,37 @@ medusaIntegrationTestRunner({
       expect(stats.requests["adyen.disputes.defendDispute"]).toBe(2)
       expect(stats.requests["adyen.disputes.supplyDefenseDocument"]).toBe(1)
     })
+
+    it("the case import deletes settled events past twice the stale bound, and keeps every case's events", async () => {
+      const DAY = 24 * 60 * 60 * 1000
+      const at = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY).toISOString()
+      // Adyen sends an AUTHORISATION for every payment: without a purge the table grows by one row per order.
+      const stored = (key: string, kind: "case" | "operation" | "ignored", daysAgo: number) => ({
+        key: `purge-test:${key}`,
+        kind,
+        occurredAt: at(daysAgo),
+        data: {},
+        ...(kind === "case" ? { caseId: "purge-test-case" } : {}),
+      })
+      const ids = await service().storeProcessorEvents("adyen", [
+        stored("old-ignored", "ignored", 70),
+        stored("recent-ignored", "ignored", 40),
+        stored("old-operation-applied", "operation", 70),
+        stored("old-operation-unapplied", "operation", 70),
+        stored("old-case", "case", 70),
+      ])
+      expect(ids).toHaveLength(5)
+      const keyed = async () =>
+        new Map((await service().listProcessorEvents({ gateway: "adyen" }, { take: null })).map((row) => [row.event_key, row.id]))
+      const byKey = await keyed()
+      const applied = ["old-operation-applied", "old-case"].map((key) => ({ id: byKey.get(`purge-test:${key}`) ?? "", processed_at: new Date() }))
+      await service().updateProcessorEvents(applied)
+
+      await importServiceScanDisputeCases(container)
+
+      const left = [...(await keyed()).keys()].filter((key) => key.startsWith("purge-test:")).sort()
+      // Kept: younger than 62 days; an operation still waiting for its payment; a case's event, however old.
+      expect(left).toEqual(["purge-test:old-case", "purge-test:old-operation-unapplied", "purge-test:recent-ignored"])
+    })
   },
 })

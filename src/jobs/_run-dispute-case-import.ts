@@ -132,6 +132,10 @@ export async function importServiceScanDisputeCases(
         report.chargebacks_recorded += caught.chargebacks_recorded
         report.errors.push(...caught.errors)
       }
+      // Twice the age past which the webhook refuses an event as stale, so a replay of a deleted event is refused as stale.
+      await service
+        .purgeProcessorEvents(gateway.name, new Date(now.getTime() - 2 * (gateway.webhook?.maxAgeMs ?? 0)))
+        .catch((error: Error) => report.errors.push(`${gateway.name} webhook events: ${error.message}`))
     }
     // Cases whose evidence completed while no event reached a subscriber (or whose answer failed) are answered here.
     const answered = await runAutoResponses(container, { now })

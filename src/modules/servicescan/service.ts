@@ -319,6 +319,12 @@ export default class ServiceScanModuleService extends MedusaService({
     return await this.processorEventSql_.insertNew(gateway, events, sharedContext)
   }
 
+  /** Deletes a gateway's stored events that nothing reads again, dated before `before` (see `purgeSettled`); answers how many. */
+  @InjectTransactionManager()
+  async purgeProcessorEvents(gateway: string, before: Date, @MedusaContext() sharedContext: Context = {}): Promise<number> {
+    return await this.processorEventSql_.purgeSettled(gateway, before, sharedContext)
+  }
+
   /** Every configured chargeback API (the `disputeGateway` option, one per processor); empty when it is not set. */
   getDisputeGateways(): readonly DisputeGateway[] {
     return this.disputeCaseService_.gateways

@@ -7,7 +7,7 @@ import { PROCESSOR_EVENT_ID_PREFIX } from "../models/processor-event"
 import { newEntityId } from "./entity-id"
 import { sqlNames } from "./names"
 
-const R = sqlNames(ProcessorEvent, ["id", "gateway", "event_key", "kind", "case_id", "occurred_at", "data", "deleted_at"])
+const R = sqlNames(ProcessorEvent, ["id", "gateway", "event_key", "kind", "case_id", "occurred_at", "data", "processed_at", "deleted_at"])
 
 /** The write of a webhook's events: each stored once. */
 export class ProcessorEventSqlRepository extends MikroOrmBase {
@@ -47,5 +47,23 @@ export class ProcessorEventSqlRepository extends MikroOrmBase {
       ]
     )
     return rows.map((row) => row.id)
+  }
+
+  /**
+   * Deletes a gateway's events that nothing reads again, dated before
+   * `before`: events the plugin does not act on (Adyen sends one for every
+   * payment, so they are the table's bulk) and operations already applied.
+   * A case's events stay: they are folded together whenever the case's next
+   * event arrives, however late. Answers how many rows went.
+   */
+  async purgeSettled(gateway: string, before: Date, context: Context): Promise<number> {
+    const rows: unknown[] = await this.getActiveManager<SqlEntityManager>(context).execute(
+      `DELETE FROM ${R.table}
+        WHERE ${R.col.gateway} = ? AND ${R.col.occurred_at} < ?
+          AND (${R.col.kind} = 'ignored' OR (${R.col.kind} = 'operation' AND ${R.col.processed_at} IS NOT NULL))
+       RETURNING ${R.col.id}`,
+      [gateway, before]
+    )
+    return rows.length
   }
 }
