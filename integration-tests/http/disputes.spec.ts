@@ -608,6 +608,29 @@ medusaIntegrationTestRunner({
         const badDate = await admin.get("/admin/servicescan/chargebacks?due_before=soon")
         expect(badDate.status).toBe(400)
         expect(badDate.data.message).toMatch(/due_before/)
+
+        // What the Disputes DataTable sends: a due_by range, a sort, the order's number as search.
+        const range = await admin.get(
+          `/admin/servicescan/chargebacks?order_id=${orderId}&due_after=${encodeURIComponent(new Date(Date.now() + 2 * 24 * HOUR).toISOString())}`
+        )
+        expect(range.data.items.map((c: Chargeback) => c.id)).toEqual([b.id])
+        const sorted = await admin.get(`/admin/servicescan/chargebacks?order_id=${orderId}&order=due_by`)
+        expect(sorted.data.items.map((c: Chargeback) => c.id)).toEqual([a.id, b.id])
+        const query = container.resolve(ContainerRegistrationKeys.QUERY)
+        const {
+          data: [order],
+        } = await query.graph({ entity: "order", fields: ["display_id", "email"], filters: { id: orderId } })
+        const byNumber = await admin.get(`/admin/servicescan/chargebacks?q=${encodeURIComponent(`#${order.display_id}`)}`)
+        expect(byNumber.data.items.map((c: Chargeback) => c.id).sort()).toEqual([a.id, b.id].sort())
+        // Each item names its order as the admin does: its number and customer.
+        expect(byNumber.data.items[0].order).toMatchObject({ id: orderId, display_id: order.display_id, email: order.email })
+        expect(Object.keys(byNumber.data.items[0].order).sort()).toEqual(["customer_name", "display_id", "email", "id"])
+        const badAfter = await admin.get("/admin/servicescan/chargebacks?due_after=tomorrow")
+        expect(badAfter.status).toBe(400)
+        expect(badAfter.data.message).toMatch(/due_after/)
+        const badOrder = await admin.get("/admin/servicescan/chargebacks?order=metadata")
+        expect(badOrder.status).toBe(400)
+        expect(badOrder.data.message).toMatch(/order must be one of/)
       })
 
       it("reports health: keys as booleans, the service answering, last poll and pending count", async () => {

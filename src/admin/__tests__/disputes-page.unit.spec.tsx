@@ -6,7 +6,8 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react"
 import DisputesPage, { config } from "../routes/disputes/page"
 import DisputeDetailPage, { handle as detailHandle } from "../routes/disputes/[id]/page"
 import type { UIMatch } from "react-router-dom"
-import { chargeback, list, proofRequest } from "./support/fixtures"
+import type { Chargeback } from "../lib/types"
+import { chargeback, disputeCase, list, proofRequest } from "./support/fixtures"
 import { mockFetch, type FetchMock } from "./support/fetch-mock"
 import { installDomShims, renderAdmin } from "./support/render"
 
@@ -44,36 +45,39 @@ const lastListQuery = () => {
 
 const location = () => screen.getByTestId("location").textContent
 
-it("has a sidebar entry with an icon", () => {
-  expect(config.label).toBe("Disputes")
+it("has a sidebar entry with an icon, its label a key of the plugin's translations", () => {
+  expect(config.label).toBe("menu.disputes")
+  expect(config.translationNs).toBe("servicescan")
   expect(config.icon).toBeDefined()
 })
 
-it("turns the URL's filters into the list request", async () => {
+it("turns the URL's filters, search, sort and page into the list request", async () => {
   api.on("GET", LIST, { body: list([chargeback()], 45, 20) })
+  const dueBy = encodeURIComponent(JSON.stringify({ $gte: new Date(2025, 3, 1).toISOString(), $lte: new Date(2025, 3, 30).toISOString() }))
   renderAdmin(<DisputesPage />, {
     path: "/disputes",
-    url: "/disputes?status=evidence_ready&due_before=2025-04-30&q=dp_1&offset=20&sort=due",
+    url: `/disputes?status=evidence_ready,no_evidence&due_by=${dueBy}&q=dp_1&offset=20&order=-due_by`,
   })
   await screen.findByText("dp_1001")
   const query = lastListQuery()
-  expect(query.get("status")).toBe("evidence_ready")
-  // "On or before 30 April" in the admin's time zone: up to the start of 1 May, local.
+  expect(query.get("status")).toBe("evidence_ready,no_evidence")
+  // From the start of 1 April to the end of 30 April, in the admin's time zone.
+  expect(query.get("due_after")).toBe(new Date(2025, 3, 1).toISOString())
   expect(query.get("due_before")).toBe(new Date(2025, 4, 1).toISOString())
   expect(query.get("q")).toBe("dp_1")
   expect(query.get("offset")).toBe("20")
   expect(query.get("limit")).toBe("20")
-  expect(query.get("order")).toBe("due_by")
+  expect(query.get("order")).toBe("-due_by")
   expect(query.get("fields")).toContain("+proof_requests.scans.ground_truth")
-  // The controls show the URL's state.
-  expect(screen.getByRole("searchbox", { name: "Search" })).toHaveValue("dp_1")
-  expect(screen.getByLabelText("Respond by, on or before")).toHaveValue("2025-04-30")
-  expect(screen.getByRole("combobox", { name: "Status" })).toHaveTextContent("Evidence ready")
+  expect(query.get("fields")).toContain("+dispute_case.response_status")
+  // The DataTable shows the URL's state: the search, and a chip per filter.
+  expect(screen.getByRole("searchbox", { name: "Search chargebacks" })).toHaveValue("dp_1")
+  expect(screen.getAllByText("Status").length).toBeGreaterThan(0)
 })
 
-it("leaves out empty filters", async () => {
+it("leaves out empty and malformed filters", async () => {
   api.on("GET", LIST, { body: list([chargeback()]) })
-  renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes?status=bogus&q=" })
+  renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes?status=bogus&q=&due_by=%7Bnot-json&order=password" })
   await screen.findByText("dp_1001")
   const query = lastListQuery()
   expect([...query.keys()].sort()).toEqual(["fields", "limit", "offset"])
@@ -85,29 +89,31 @@ it("searches after a pause in typing and goes back to the first page", async () 
   renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes?offset=20" })
   await screen.findByText("dp_1001")
   const before = api.callsTo("GET", LIST).length
-  fireEvent.change(screen.getByRole("searchbox", { name: "Search" }), { target: { value: "  order_9 " } })
+  fireEvent.change(screen.getByRole("searchbox", { name: "Search chargebacks" }), { target: { value: "  #1001 " } })
   // Not on every keystroke.
   expect(api.callsTo("GET", LIST)).toHaveLength(before)
-  await waitFor(() => expect(lastListQuery().get("q")).toBe("order_9"))
+  await waitFor(() => expect(lastListQuery().get("q")).toBe("#1001"))
   expect(lastListQuery().get("offset")).toBe("0")
-  expect(location()).toBe("/disputes?q=order_9")
+  expect(location()).toBe("/disputes?q=%231001")
 })
 
-it("filters by status and deadline", async () => {
+it("names the table and the DataTable's icon buttons for screen readers", async () => {
   api.on("GET", LIST, { body: list([chargeback()]) })
   renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes" })
-  await screen.findByText("dp_1001")
+  const table = await screen.findByRole("table", { name: "Chargebacks" })
+  expect(within(table).getAllByRole("row")).toHaveLength(2)
+  expect(screen.getByRole("button", { name: "Add filter" })).toBeInTheDocument()
+  expect(screen.getByRole("button", { name: "Sort" })).toBeInTheDocument()
+  expect(screen.getByRole("button", { name: "Columns" })).toBeInTheDocument()
+})
 
-  const status = screen.getByRole("combobox", { name: "Status" })
-  status.focus()
-  fireEvent.keyDown(status, { key: "Enter" })
-  fireEvent.click(await screen.findByRole("option", { name: "No evidence" }))
-  await waitFor(() => expect(lastListQuery().get("status")).toBe("no_evidence"))
-
-  fireEvent.change(screen.getByLabelText("Respond by, on or before"), { target: { value: "2025-06-01" } })
-  await waitFor(() => expect(lastListQuery().get("due_before")).toBe(new Date(2025, 5, 2).toISOString()))
-  expect(lastListQuery().get("status")).toBe("no_evidence")
-  expect(location()).toBe("/disputes?status=no_evidence&due_before=2025-06-01")
+it("sorts through the column header, server-side", async () => {
+  api.on("GET", LIST, { body: list([chargeback()]) })
+  renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes" })
+  const table = await screen.findByRole("table", { name: "Chargebacks" })
+  fireEvent.click(within(table).getByText("Respond by"))
+  await waitFor(() => expect(lastListQuery().get("order")).toMatch(/^-?due_by$/))
+  expect(location()).toMatch(/order=-?due_by/)
 })
 
 it("pages with offset and limit, and shows the total", async () => {
@@ -127,30 +133,71 @@ it("pages with offset and limit, and shows the total", async () => {
   expect(location()).toBe("/disputes")
 })
 
-it("links each row to its order and opens the dispute on click", async () => {
+it("shows each order as #display_id with its customer, linking to the order, and opens the dispute on click", async () => {
   api.on("GET", LIST, {
     body: list([
       chargeback({
         status: "evidence_pending",
         proof_requests: [proofRequest({ status: "pending", scans: [] })],
       }),
+      chargeback({
+        id: "chbk_02",
+        external_id: "dp_guest",
+        order_id: "order_02",
+        order: { id: "order_02", display_id: 1002, email: "guest@example.com", customer_name: null },
+      }),
+      chargeback({ id: "chbk_03", external_id: "dp_gone", order_id: "order_03", order: null }),
     ]),
   })
   renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes" })
-  const row = (await screen.findAllByTestId("chargeback-row"))[0]
-  expect(within(row).getByRole("link", { name: "Order order_01" })).toHaveAttribute("href", "/orders/order_01")
-  expect(within(row).getByRole("link", { name: "dp_1001" })).toHaveAttribute("href", "/disputes/chbk_01")
-  expect(within(row).getByText("€49.99")).toBeInTheDocument()
-  expect(within(row).getByText("Evidence pending")).toBeInTheDocument()
-  expect(within(row).getByText("awaiting ServiceScan")).toBeInTheDocument()
-  fireEvent.click(within(row).getByText("Fraudulent transaction"))
+  const table = await screen.findByRole("table", { name: "Chargebacks" })
+  const [, first, second, third] = within(table).getAllByRole("row")
+  expect(within(first).getByRole("link", { name: "Order #1001" })).toHaveAttribute("href", "/orders/order_01")
+  expect(within(first).getByText("Ada Lovelace")).toBeInTheDocument()
+  expect(within(first).queryByText("order_01")).not.toBeInTheDocument()
+  expect(within(first).getByRole("link", { name: "dp_1001" })).toHaveAttribute("href", "/disputes/chbk_01")
+  expect(within(first).getByText("€49.99")).toBeInTheDocument()
+  expect(within(first).getByText("Evidence pending")).toBeInTheDocument()
+  expect(within(first).getByText("awaiting ServiceScan")).toBeInTheDocument()
+  // A guest: the order's email.
+  expect(within(second).getByRole("link", { name: "Order #1002" })).toBeInTheDocument()
+  expect(within(second).getByText("guest@example.com")).toBeInTheDocument()
+  // An order deleted since: its id, and says so.
+  expect(within(third).getByRole("link", { name: "Order order_03" })).toBeInTheDocument()
+  expect(within(third).getByText("Order deleted")).toBeInTheDocument()
+  fireEvent.click(within(first).getByText("Fraudulent transaction"))
   expect(location()).toBe("/disputes/chbk_01")
+})
+
+it("shows a represented chargeback as Represented, not Evidence ready", async () => {
+  api.on("GET", LIST, {
+    body: list([
+      chargeback({ dispute_case: { id: "sscase_1", response_status: "represented", outcome: null } as Chargeback["dispute_case"] }),
+    ]),
+  })
+  renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes" })
+  const table = await screen.findByRole("table", { name: "Chargebacks" })
+  expect(within(table).getByText("Represented")).toBeInTheDocument()
+  expect(within(table).queryByText("Evidence ready")).not.toBeInTheDocument()
 })
 
 it("summarises each row's evidence in the merchant's words", async () => {
   api.on("GET", LIST, { body: list([chargeback()]) })
   renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes" })
   expect(await screen.findByText("1 worth disputing · 2 likely true fraud")).toBeInTheDocument()
+})
+
+it("shows a loading state until the list arrives", async () => {
+  const answer = gate()
+  api.on("GET", LIST, async () => {
+    await answer.promise
+    return { body: list([chargeback()]) }
+  })
+  renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes" })
+  expect(await screen.findByText("Loading chargebacks")).toHaveAttribute("role", "status")
+  answer.open()
+  await screen.findByText("dp_1001")
+  expect(screen.queryByText("Loading chargebacks")).not.toBeInTheDocument()
 })
 
 it("has an empty state, and another one when filters match nothing", async () => {
@@ -161,9 +208,8 @@ it("has an empty state, and another one when filters match nothing", async () =>
 
   renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes?status=lost&q=zzz" })
   expect(await screen.findByText("No chargebacks match")).toBeInTheDocument()
-  fireEvent.click(screen.getByRole("button", { name: "Clear filters" }))
-  await waitFor(() => expect(location()).toBe("/disputes"))
-  expect(screen.getByRole("searchbox", { name: "Search" })).toHaveValue("")
+  fireEvent.click(screen.getByRole("button", { name: "Clear all" }))
+  await waitFor(() => expect(location()).toBe("/disputes?q=zzz"))
 })
 
 it("shows the server's message when the list fails", async () => {
@@ -175,6 +221,24 @@ it("shows the server's message when the list fails", async () => {
   const alert = await screen.findByRole("alert")
   expect(alert).toHaveTextContent("Could not load chargebacks")
   expect(alert).toHaveTextContent("Invalid request: due_before must be an ISO 8601 date-time")
+})
+
+it("speaks German when the admin's language is German", async () => {
+  api.on("GET", LIST, {
+    body: list([
+      chargeback({ dispute_case: { id: "sscase_1", response_status: "represented", outcome: null } as Chargeback["dispute_case"] }),
+    ]),
+  })
+  renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes", language: "de" })
+  expect(await screen.findByRole("heading", { level: 1, name: "Streitfälle" })).toBeInTheDocument()
+  const table = await screen.findByRole("table", { name: "Rückbuchungen" })
+  expect(within(table).getByText("Widersprochen")).toBeInTheDocument()
+  expect(within(table).getByText("Antwort bis")).toBeInTheDocument()
+  expect(screen.getByRole("link", { name: "Bestellung #1001" })).toBeInTheDocument()
+  expect(screen.getByRole("searchbox", { name: "Rückbuchungen durchsuchen" })).toHaveAttribute(
+    "placeholder",
+    "Streitfall-ID, Bestell-Nr. oder Grund"
+  )
 })
 
 it("warns when polling stopped on a configuration error", async () => {
@@ -198,8 +262,26 @@ describe("dispute page", () => {
     api.on("GET", `${LIST}/chbk_01`, { body: { chargeback: chargeback() } })
     renderAdmin(<DisputeDetailPage />, { path: "/disputes/:id", url: "/disputes/chbk_01" })
     expect(await screen.findByRole("heading", { level: 1, name: "Chargeback dp_1001" })).toBeInTheDocument()
-    expect(screen.getByRole("link", { name: "order_01" })).toHaveAttribute("href", "/orders/order_01")
+    expect(screen.getByRole("link", { name: "Order #1001" })).toHaveAttribute("href", "/orders/order_01")
+    expect(screen.getByText("Ada Lovelace")).toBeInTheDocument()
     expect(screen.getByText("Worth disputing")).toBeInTheDocument()
+  })
+
+  it("reads Represented at the top when its case was represented, as the case panel says", async () => {
+    api.on("GET", `${LIST}/chbk_01`, {
+      body: {
+        chargeback: chargeback({
+          dispute_case: disputeCase({ response_status: "represented", represented_at: "2025-03-05T10:00:00.000Z" }),
+        }),
+      },
+    })
+    renderAdmin(<DisputeDetailPage />, { path: "/disputes/:id", url: "/disputes/chbk_01" })
+    const heading = await screen.findByRole("heading", { level: 1, name: "Chargeback dp_1001" })
+    const header = heading.parentElement as HTMLElement
+    expect(within(header).getByText("Represented")).toBeInTheDocument()
+    expect(within(header).queryByText("Evidence ready")).not.toBeInTheDocument()
+    // The case panel below says the same: the evidence was sent.
+    expect(within(screen.getByTestId("response-status")).getByText("Evidence sent")).toBeInTheDocument()
   })
 
   it("names the dispute in the breadcrumb by the processor's id", async () => {

@@ -42,7 +42,8 @@ afterEach(() => {
 })
 
 it("is a settings page with a label", () => {
-  expect(config.label).toBe("ServiceScan")
+  expect(config.label).toBe("menu.settings")
+  expect(config.translationNs).toBe("servicescan")
 })
 
 it("shows which keys are configured, whether the service answers, the last poll and the queue", async () => {

@@ -1,44 +1,105 @@
-import { Button, Input, Label, Select, Skeleton, Table, Text } from "@medusajs/ui"
-import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from "react"
+import {
+  createDataTableColumnHelper,
+  createDataTableFilterHelper,
+  DataTable,
+  Text,
+  useDataTable,
+  type DataTableDateComparisonOperator,
+  type DataTableFilteringState,
+  type DataTablePaginationState,
+  type DataTableSortingState,
+} from "@medusajs/ui"
+import type { TFunction } from "i18next"
+import { useEffect, useMemo, useRef, useState, type MouseEvent } from "react"
 import { Link, useNavigate, useSearchParams } from "react-router-dom"
-import { chargebackStatusLabel, formatMoney, groundTruthLabel } from "../lib/format"
+import { chargebackStatusLabel, formatDateTime, formatMoney, groundTruthLabel } from "../lib/format"
+import { useServiceScanTranslation } from "../lib/i18n"
 import { useChargebacks } from "../lib/queries"
 import { CHARGEBACK_STATUSES, type Chargeback, type ChargebackListQuery, type ChargebackStatus } from "../lib/types"
 import { DueDate } from "./due-date"
-import { EmptyState, ErrorState } from "./states"
+import { customerLabel, OrderReference } from "./order-reference"
+import { ErrorState } from "./states"
 import { ChargebackStatusBadge } from "./status-badges"
 
 export const PAGE_SIZE = 20
-const ALL = "all"
-const SEARCH_DEBOUNCE_MS = 300
 
-export type ListSort = "newest" | "due"
+/** Columns the server sorts by (its `order` param); the others are not sortable. */
+export const SORTABLE = ["external_id", "amount", "due_by", "status", "created_at"] as const
+const SORTABLE_SET = new Set<string>(SORTABLE)
 
-/**
- * The list's state lives in the URL (as on Medusa's own list pages), so a
- * filtered page can be bookmarked, shared, and survives a reload or Back.
- */
-export function readListQuery(params: URLSearchParams): ChargebackListQuery & { sort: ListSort } {
-  const status = params.get("status")
+const COLUMNS_STORAGE_KEY = "servicescan.disputes.columns"
+/** Shown unless the admin hides them; "Recorded" is there to sort by and starts hidden. */
+const DEFAULT_VISIBILITY: Record<string, boolean> = { created_at: false }
+
+/** The list's state as the URL holds it (as Medusa's own lists do): bookmarkable, and it survives Back. */
+export type ListState = {
+  statuses: ChargebackStatus[]
+  dueBy: DataTableDateComparisonOperator | null
+  q: string
+  order: string | null
+  offset: number
+}
+
+/** Reads the URL: `status=open,won`, `due_by={"$gte":…}`, `q`, `order=-due_by`, `offset`; anything malformed is dropped. */
+export function readListState(params: URLSearchParams): ListState {
+  const statuses = (params.get("status") ?? "")
+    .split(",")
+    .filter((status): status is ChargebackStatus => CHARGEBACK_STATUSES.includes(status as ChargebackStatus))
+  let dueBy: DataTableDateComparisonOperator | null = null
+  try {
+    const parsed: unknown = JSON.parse(params.get("due_by") ?? "null")
+    if (parsed && typeof parsed === "object") {
+      const entries = Object.entries(parsed).filter(
+        ([key, value]) => ["$gte", "$gt", "$lte", "$lt"].includes(key) && typeof value === "string" && !Number.isNaN(Date.parse(value))
+      )
+      dueBy = entries.length ? Object.fromEntries(entries) : null
+    }
+  } catch {
+    dueBy = null
+  }
+  const order = params.get("order")
   const offset = Number(params.get("offset") ?? 0)
   return {
-    status: CHARGEBACK_STATUSES.includes(status as ChargebackStatus) ? (status as ChargebackStatus) : undefined,
-    due_before: params.get("due_before") || undefined,
-    q: params.get("q") || undefined,
+    statuses,
+    dueBy,
+    q: params.get("q")?.trim() ?? "",
+    order: order && SORTABLE_SET.has(order.replace(/^-/, "")) ? order : null,
     offset: Number.isInteger(offset) && offset > 0 ? offset : 0,
+  }
+}
+
+/** A local calendar day `YYYY-MM-DD` of a date-time (what the date picker meant). */
+function localDay(iso: string): string {
+  const date = new Date(iso)
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, "0")}-${String(date.getDate()).padStart(2, "0")}`
+}
+
+/**
+ * The list request for a URL state. The date filter's bounds become the
+ * server's `due_after`/`due_before`: an inclusive bound (`$gte`, `$lte`, what
+ * the date picker sets) is a whole local day, an exclusive one is the instant.
+ */
+export function listQueryFor(state: ListState): ChargebackListQuery {
+  const due = state.dueBy ?? {}
+  return {
+    status: state.statuses.length ? state.statuses : undefined,
+    q: state.q || undefined,
+    order: state.order ?? undefined,
+    due_after: due.$gte ? localDay(due.$gte) : due.$gt,
+    due_before: due.$lte ? localDay(due.$lte) : due.$lt,
+    offset: state.offset,
     limit: PAGE_SIZE,
-    sort: params.get("sort") === "due" ? "due" : "newest",
   }
 }
 
 /** What a row's evidence amounts to, in the words the merchant acts on. */
-export function evidenceSummary(chargeback: Chargeback): string {
+export function evidenceSummary(chargeback: Chargeback, t: TFunction): string {
   const prs = chargeback.proof_requests
   if (!prs) {
-    return "–"
+    return t("list.evidence.notLoaded")
   }
   if (prs.length === 0) {
-    return "No scans"
+    return t("list.evidence.noScans")
   }
   const scans = prs.filter((pr) => pr.status === "complete").flatMap((pr) => pr.scans ?? [])
   const valid = scans.filter((scan) => groundTruthLabel(scan.ground_truth).verdict === "valid").length
@@ -46,30 +107,60 @@ export function evidenceSummary(chargeback: Chargeback): string {
   const waiting = prs.some((pr) => ["to_submit", "submitting", "pending"].includes(pr.status))
   const parts: string[] = []
   if (valid) {
-    parts.push(`${valid} worth disputing`)
+    parts.push(t("list.evidence.worth", { count: valid }))
   }
   if (invalid) {
-    parts.push(`${invalid} likely true fraud`)
+    parts.push(t("list.evidence.fraud", { count: invalid }))
   }
   if (waiting) {
-    parts.push("awaiting ServiceScan")
+    parts.push(t("list.evidence.awaiting"))
   }
   if (!parts.length && prs.some((pr) => pr.status === "failed")) {
-    parts.push("request refused")
+    parts.push(t("list.evidence.refused"))
   }
-  return parts.length ? parts.join(" · ") : "No verdict"
+  return parts.length ? parts.join(" · ") : t("list.evidence.noVerdict")
 }
 
 const FINAL = new Set(["won", "lost", "closed"])
+const DAY_MS = 24 * 60 * 60 * 1000
 
-/** Filters, table and pagination of the Disputes page. */
+function startOfToday(): Date {
+  const now = new Date()
+  return new Date(now.getFullYear(), now.getMonth(), now.getDate())
+}
+
+function readStoredVisibility(): Record<string, boolean> {
+  try {
+    const stored: unknown = JSON.parse(window.localStorage.getItem(COLUMNS_STORAGE_KEY) ?? "null")
+    if (stored && typeof stored === "object") {
+      return Object.fromEntries(Object.entries(stored).filter(([, value]) => typeof value === "boolean"))
+    }
+  } catch {
+    // A private window or a value from another version: the defaults.
+  }
+  return DEFAULT_VISIBILITY
+}
+
+const columnHelper = createDataTableColumnHelper<Chargeback>()
+const filterHelper = createDataTableFilterHelper<Chargeback>()
+
+/**
+ * The Disputes list on `@medusajs/ui`'s DataTable, as Medusa's own lists are:
+ * search, filters, sorting, pages and column choice, all done by the server
+ * through the list route's query parameters, with the state in the URL.
+ */
 export const ChargebackList = () => {
+  const { t, i18n } = useServiceScanTranslation()
+  const locale = i18n.language
   const navigate = useNavigate()
   const [params, setParams] = useSearchParams()
-  const { sort, ...query } = readListQuery(params)
-  const [search, setSearch] = useState(query.q ?? "")
+  const state = readListState(params)
+  const query = listQueryFor(state)
 
-  const update = (changes: Record<string, string | undefined>, resetPage = true) => {
+  const { data, isLoading, isError, error, refetch, isFetching } = useChargebacks(query, { withSummary: true })
+  const items = data?.items ?? []
+
+  const update = (changes: Record<string, string | undefined>, resetPage = true) =>
     setParams(
       (previous) => {
         const next = new URLSearchParams(previous)
@@ -88,219 +179,248 @@ export const ChargebackList = () => {
       },
       { replace: true }
     )
+
+  const columns = useMemo(
+    () => [
+      columnHelper.accessor("external_id", {
+        header: t("list.columns.dispute"),
+        enableSorting: true,
+        sortLabel: t("list.columns.dispute"),
+        cell: ({ row }) => (
+          // A real link: the row's click is for the mouse, the link for the keyboard and screen readers.
+          <Link
+            to={`/disputes/${row.original.id}`}
+            className="text-ui-fg-base hover:text-ui-fg-interactive font-medium"
+            onClick={(event: MouseEvent) => event.stopPropagation()}
+          >
+            {row.original.external_id}
+          </Link>
+        ),
+      }),
+      columnHelper.display({
+        id: "order",
+        header: t("list.columns.order"),
+        cell: ({ row }) => <OrderReference chargeback={row.original} withCustomer={false} />,
+      }),
+      columnHelper.display({
+        id: "customer",
+        header: t("list.columns.customer"),
+        cell: ({ row }) => {
+          const order = row.original.order
+          const customer = customerLabel(order)
+          return (
+            <Text as="span" size="small" leading="compact" className="truncate" data-testid="order-customer">
+              {order === null ? t("list.orderGone") : (customer ?? (order ? t("list.guest") : t("common.none")))}
+            </Text>
+          )
+        },
+      }),
+      columnHelper.accessor("amount", {
+        header: t("list.columns.amount"),
+        enableSorting: true,
+        sortLabel: t("list.columns.amount"),
+        align: "right",
+        cell: ({ row }) => (
+          <span className="tabular-nums">{formatMoney(row.original.amount, row.original.currency_code, locale)}</span>
+        ),
+      }),
+      columnHelper.accessor("reason", {
+        header: t("list.columns.reason"),
+        cell: ({ row }) => (
+          <span title={row.original.reason ?? undefined}>
+            {row.original.reason || row.original.reason_code || t("common.none")}
+          </span>
+        ),
+      }),
+      columnHelper.accessor("due_by", {
+        header: t("list.columns.dueBy"),
+        enableSorting: true,
+        sortLabel: t("list.columns.dueBy"),
+        cell: ({ row }) => <DueDate dueBy={row.original.due_by} settled={FINAL.has(row.original.status)} />,
+      }),
+      columnHelper.accessor("status", {
+        header: t("list.columns.status"),
+        enableSorting: true,
+        sortLabel: t("list.columns.status"),
+        cell: ({ row }) => <ChargebackStatusBadge chargeback={row.original} />,
+      }),
+      columnHelper.display({
+        id: "evidence",
+        header: t("list.columns.evidence"),
+        cell: ({ row }) => (
+          <Text as="span" size="small" leading="compact" className="text-ui-fg-subtle">
+            {evidenceSummary(row.original, t)}
+          </Text>
+        ),
+      }),
+      columnHelper.accessor("created_at", {
+        header: t("list.columns.recorded"),
+        enableSorting: true,
+        sortLabel: t("list.columns.recorded"),
+        cell: ({ row }) => formatDateTime(row.original.created_at, locale),
+      }),
+    ],
+    [t, locale]
+  )
+
+  const filters = useMemo(() => {
+    const today = startOfToday()
+    const inDays = (days: number) => new Date(today.getTime() + (days + 1) * DAY_MS).toISOString()
+    return [
+      filterHelper.accessor("status", {
+        type: "multiselect",
+        label: t("list.filters.status"),
+        options: CHARGEBACK_STATUSES.map((status) => ({
+          value: status,
+          label: t(`status.chargeback.${status}`, { defaultValue: chargebackStatusLabel(status).label }),
+        })),
+      }),
+      filterHelper.accessor("due_by", {
+        type: "date",
+        label: t("list.filters.dueBy"),
+        format: "date",
+        rangeOptionLabel: t("list.filters.range"),
+        rangeOptionStartLabel: t("list.filters.from"),
+        rangeOptionEndLabel: t("list.filters.to"),
+        formatDateValue: (value) => new Intl.DateTimeFormat(locale, { dateStyle: "medium" }).format(value),
+        options: [
+          { label: t("list.filters.overdue"), value: { $lt: today.toISOString() } },
+          { label: t("list.filters.next7Days"), value: { $gt: today.toISOString(), $lt: inDays(7) } },
+          { label: t("list.filters.next30Days"), value: { $gt: today.toISOString(), $lt: inDays(30) } },
+        ],
+      }),
+    ]
+  }, [t, locale])
+
+  // A filter just added from the menu has no value yet: it stays on screen (its
+  // options open) without reaching the URL or the server until one is chosen.
+  const [pendingFilters, setPendingFilters] = useState<DataTableFilteringState>({})
+  const filtering: DataTableFilteringState = {
+    ...pendingFilters,
+    ...(state.statuses.length ? { status: state.statuses } : {}),
+    ...(state.dueBy ? { due_by: state.dueBy } : {}),
   }
+  const sorting: DataTableSortingState | null = state.order
+    ? { id: state.order.replace(/^-/, ""), desc: state.order.startsWith("-") }
+    : null
+  const pagination: DataTablePaginationState = { pageIndex: Math.floor(state.offset / PAGE_SIZE), pageSize: PAGE_SIZE }
 
-  // The search box follows the URL when something else changes it (Back,
-  // "Clear filters"), but not when the change is our own debounced push:
-  // that would overwrite what the admin typed in the meantime.
-  const pushed = useRef(query.q ?? "")
-  useEffect(() => {
-    const q = query.q ?? ""
-    if (q !== pushed.current) {
-      pushed.current = q
-      setSearch(q)
-    }
-  }, [query.q])
+  const [columnVisibility, setColumnVisibility] = useState<Record<string, boolean>>(readStoredVisibility)
 
-  // Typing searches after a short pause, not on every keystroke.
+  const instance = useDataTable({
+    data: items,
+    columns,
+    filters,
+    getRowId: (row) => row.id,
+    rowCount: data?.count ?? 0,
+    isLoading: isLoading || (isFetching && !items.length),
+    onRowClick: (_event, row) => navigate(`/disputes/${row.id}`),
+    filtering: {
+      state: filtering,
+      onFilteringChange: (next) => {
+        setPendingFilters(
+          Object.fromEntries(
+            Object.entries(next).filter(([, value]) => value === null || (Array.isArray(value) && value.length === 0))
+          )
+        )
+        const statuses = Array.isArray(next.status) ? next.status.filter((s): s is string => typeof s === "string") : []
+        const due = next.due_by && typeof next.due_by === "object" ? JSON.stringify(next.due_by) : undefined
+        update({ status: statuses.join(",") || undefined, due_by: due })
+      },
+    },
+    sorting: {
+      state: sorting,
+      onSortingChange: (next) => update({ order: next ? `${next.desc ? "-" : ""}${next.id}` : undefined }),
+    },
+    search: {
+      state: state.q,
+      onSearchChange: (value) => update({ q: value.trim() || undefined }),
+    },
+    pagination: {
+      state: pagination,
+      onPaginationChange: (next) =>
+        update({ offset: next.pageIndex > 0 ? String(next.pageIndex * next.pageSize) : undefined }, false),
+    },
+    columnVisibility: {
+      state: columnVisibility,
+      onColumnVisibilityChange: (next) => {
+        setColumnVisibility(next)
+        try {
+          window.localStorage.setItem(COLUMNS_STORAGE_KEY, JSON.stringify(next))
+        } catch {
+          // Not persisted (private window); it still applies to this visit.
+        }
+      },
+    },
+  })
+
+  // The library's icon buttons and its <table> carry no name of their own;
+  // a screen reader would announce "button" and an unnamed table.
+  const root = useRef<HTMLDivElement>(null)
   useEffect(() => {
-    const trimmed = search.trim()
-    if (trimmed === pushed.current) {
+    const element = root.current
+    if (!element) {
       return
     }
-    const timer = setTimeout(() => {
-      pushed.current = trimmed
-      update({ q: trimmed || undefined })
-    }, SEARCH_DEBOUNCE_MS)
-    return () => clearTimeout(timer)
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [search])
+    element.querySelector("table")?.setAttribute("aria-label", t("list.tableLabel"))
+    // A placeholder is not a label: it disappears once the admin types.
+    element.querySelector("input[type='search']")?.setAttribute("aria-label", t("list.search"))
+    const named: [string, string][] = [
+      ["[data-menu='filter'] button", t("list.filterMenu")],
+      ["[data-menu='sort'] button", t("list.sortMenu")],
+      ["[data-menu='columns'] button", t("list.columnsMenu")],
+    ]
+    for (const [selector, label] of named) {
+      element.querySelector(selector)?.setAttribute("aria-label", label)
+    }
+  })
 
-  const { data, isLoading, isError, error, refetch, isFetching } = useChargebacks(
-    { ...query, order: sort === "due" ? "due_by" : undefined },
-    { withSummary: true }
-  )
-  const items = data?.items ?? []
-  const count = data?.count ?? 0
-  const offset = query.offset ?? 0
-  const pageIndex = Math.floor(offset / PAGE_SIZE)
-  const pageCount = Math.max(1, Math.ceil(count / PAGE_SIZE))
-  const filtered = Boolean(query.status || query.due_before || query.q)
-
-  const open = (chargeback: Chargeback) => navigate(`/disputes/${chargeback.id}`)
+  if (isError) {
+    return <ErrorState title={t("list.couldNotLoad")} error={error} onRetry={() => void refetch()} />
+  }
 
   return (
-    <>
-      <div className="flex flex-col gap-3 px-6 py-4 md:flex-row md:flex-wrap md:items-end" role="search">
-        <div className="flex min-w-[14rem] flex-1 flex-col gap-y-1">
-          <Label htmlFor="disputes-search" size="xsmall" weight="plus" className="text-ui-fg-subtle">
-            Search
-          </Label>
-          {/* type="search" gives Medusa's input its own magnifier icon. */}
-          <Input
-            id="disputes-search"
-            type="search"
-            size="small"
-            value={search}
-            placeholder="Dispute id, order id or reason"
-            onChange={(event) => setSearch(event.target.value)}
-          />
-        </div>
-        <div className="flex flex-col gap-y-1">
-          <Label id="disputes-status-label" size="xsmall" weight="plus" className="text-ui-fg-subtle">
-            Status
-          </Label>
-          <Select size="small" value={query.status ?? ALL} onValueChange={(value) => update({ status: value === ALL ? undefined : value })}>
-            <Select.Trigger className="w-44" aria-labelledby="disputes-status-label">
-              <Select.Value />
-            </Select.Trigger>
-            <Select.Content>
-              <Select.Item value={ALL}>All statuses</Select.Item>
-              {CHARGEBACK_STATUSES.map((status) => (
-                <Select.Item key={status} value={status}>
-                  {chargebackStatusLabel(status).label}
-                </Select.Item>
-              ))}
-            </Select.Content>
-          </Select>
-        </div>
-        <div className="flex flex-col gap-y-1">
-          <Label htmlFor="disputes-due-before" size="xsmall" weight="plus" className="text-ui-fg-subtle">
-            Respond by, on or before
-          </Label>
-          <Input
-            id="disputes-due-before"
-            type="date"
-            size="small"
-            className="w-44"
-            value={query.due_before ?? ""}
-            onChange={(event) => update({ due_before: event.target.value || undefined })}
-          />
-        </div>
-        <div className="flex flex-col gap-y-1">
-          <Label id="disputes-sort-label" size="xsmall" weight="plus" className="text-ui-fg-subtle">
-            Sort
-          </Label>
-          <Select size="small" value={sort} onValueChange={(value) => update({ sort: value === "due" ? "due" : undefined })}>
-            <Select.Trigger className="w-40" aria-labelledby="disputes-sort-label">
-              <Select.Value />
-            </Select.Trigger>
-            <Select.Content>
-              <Select.Item value="newest">Newest first</Select.Item>
-              <Select.Item value="due">Deadline first</Select.Item>
-            </Select.Content>
-          </Select>
-        </div>
-        {filtered && (
-          <Button
-            size="small"
-            variant="transparent"
-            onClick={() => {
-              pushed.current = ""
-              setSearch("")
-              update({ status: undefined, due_before: undefined, q: undefined })
-            }}
-          >
-            Clear filters
-          </Button>
-        )}
-      </div>
-
-      {isError ? (
-        <ErrorState title="Could not load chargebacks" error={error} onRetry={() => void refetch()} />
-      ) : isLoading ? (
-        <div className="flex flex-col gap-y-2 px-6 py-4" role="status" aria-busy="true" aria-label="Loading chargebacks">
-          {Array.from({ length: 5 }, (_, index) => (
-            <Skeleton key={index} className="h-8 w-full" />
-          ))}
-        </div>
-      ) : items.length === 0 ? (
-        filtered ? (
-          <EmptyState title="No chargebacks match" description="Try other filters, or clear them to see every chargeback." />
-        ) : (
-          <EmptyState
-            title="No chargebacks yet"
-            description="Chargebacks arrive from the processor's webhook, or you record them on an order. Each one sends the order's card scans to ServiceScan for evidence."
-          />
-        )
-      ) : (
-        <div className={isFetching ? "opacity-60 transition-opacity" : undefined} aria-busy={isFetching}>
-          <Table>
-            <Table.Header>
-              <Table.Row>
-                <Table.HeaderCell>Dispute</Table.HeaderCell>
-                <Table.HeaderCell>Order</Table.HeaderCell>
-                <Table.HeaderCell className="text-right">Amount</Table.HeaderCell>
-                <Table.HeaderCell>Reason</Table.HeaderCell>
-                <Table.HeaderCell>Respond by</Table.HeaderCell>
-                <Table.HeaderCell>Status</Table.HeaderCell>
-                <Table.HeaderCell>Evidence</Table.HeaderCell>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {items.map((chargeback) => (
-                <Table.Row
-                  key={chargeback.id}
-                  className="cursor-pointer"
-                  onClick={() => open(chargeback)}
-                  data-testid="chargeback-row"
-                >
-                  <Table.Cell>
-                    <Link
-                      to={`/disputes/${chargeback.id}`}
-                      className="text-ui-fg-base hover:text-ui-fg-interactive font-medium"
-                      onClick={(event: MouseEvent) => event.stopPropagation()}
-                    >
-                      {chargeback.external_id}
-                    </Link>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Link
-                      to={`/orders/${chargeback.order_id}`}
-                      className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover font-mono"
-                      onClick={(event: MouseEvent) => event.stopPropagation()}
-                      onKeyDown={(event: KeyboardEvent) => event.stopPropagation()}
-                      aria-label={`Order ${chargeback.order_id}`}
-                    >
-                      {chargeback.order_id}
-                    </Link>
-                  </Table.Cell>
-                  <Table.Cell className="text-right tabular-nums">
-                    {formatMoney(chargeback.amount, chargeback.currency_code)}
-                  </Table.Cell>
-                  <Table.Cell className="max-w-[12rem] truncate" title={chargeback.reason ?? undefined}>
-                    {chargeback.reason || chargeback.reason_code || "–"}
-                  </Table.Cell>
-                  <Table.Cell>
-                    <DueDate dueBy={chargeback.due_by} settled={FINAL.has(chargeback.status)} />
-                  </Table.Cell>
-                  <Table.Cell>
-                    <ChargebackStatusBadge status={chargeback.status} />
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Text size="small" leading="compact" className="text-ui-fg-subtle">
-                      {evidenceSummary(chargeback)}
-                    </Text>
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table>
-        </div>
+    <div ref={root} aria-busy={isFetching} className={isFetching && items.length ? "opacity-60 transition-opacity" : undefined}>
+      {isLoading && (
+        <span role="status" className="sr-only">
+          {t("list.loading")}
+        </span>
       )}
-
-      {!isError && count > 0 && (
-        <Table.Pagination
-          count={count}
-          pageSize={PAGE_SIZE}
-          pageIndex={pageIndex}
-          pageCount={pageCount}
-          canPreviousPage={pageIndex > 0}
-          canNextPage={pageIndex + 1 < pageCount}
-          previousPage={() => update({ offset: offset - PAGE_SIZE > 0 ? String(offset - PAGE_SIZE) : undefined }, false)}
-          nextPage={() => update({ offset: String(offset + PAGE_SIZE) }, false)}
+      <DataTable instance={instance}>
+        <DataTable.Toolbar
+          className="flex flex-col items-start justify-between gap-2 md:flex-row md:items-center"
+          translations={{ clearAll: t("list.clearAll"), sort: t("list.sortMenu"), columns: t("list.columnsMenu") }}
+          alwaysShowFilterBar
+        >
+          <div className="flex w-full items-center justify-end gap-x-2">
+            <span data-menu="filter">
+              <DataTable.FilterMenu tooltip={t("list.filterMenu")} />
+            </span>
+            <span data-menu="sort">
+              <DataTable.SortingMenu tooltip={t("list.sortMenu")} />
+            </span>
+            <span data-menu="columns">
+              <DataTable.ColumnVisibilityMenu tooltip={t("list.columnsMenu")} />
+            </span>
+            <DataTable.Search placeholder={t("list.searchPlaceholder")} />
+          </div>
+        </DataTable.Toolbar>
+        <DataTable.Table
+          emptyState={{
+            empty: { heading: t("list.empty.heading"), description: t("list.empty.description") },
+            filtered: { heading: t("list.filteredEmpty.heading"), description: t("list.filteredEmpty.description") },
+          }}
         />
-      )}
-    </>
+        <DataTable.Pagination
+          translations={{
+            of: t("list.pagination.of"),
+            results: t("list.pagination.results"),
+            pages: t("list.pagination.pages"),
+            prev: t("list.pagination.prev"),
+            next: t("list.pagination.next"),
+          }}
+        />
+      </DataTable>
+    </div>
   )
 }

@@ -3,7 +3,9 @@ import { Button, Container, Heading, Text, toast, usePrompt } from "@medusajs/ui
 import { useMemo, useState } from "react"
 import { Link } from "react-router-dom"
 import { errorMessage } from "../lib/errors"
-import { chargebackStatusLabel, formatDateTime, formatMoney, gatewayDisplayName, humanize } from "../lib/format"
+import { formatDateTime, formatMoney, gatewayDisplayName, humanize } from "../lib/format"
+import { useServiceScanTranslation } from "../lib/i18n"
+import { chargebackDisplayView } from "../lib/status-meanings"
 import { useCheckChargeback, useSetChargebackOutcome, type CheckSummary } from "../lib/queries"
 import type { Chargeback, ChargebackOutcome } from "../lib/types"
 import { ActionMenu } from "./action-menu"
@@ -13,6 +15,7 @@ import { DueDate } from "./due-date"
 import { Fact } from "./fact"
 import { ProofRequestBlock } from "./proof-request"
 import { EmptyState } from "./states"
+import { OrderReference } from "./order-reference"
 import { ChargebackStatusBadge } from "./status-badges"
 
 const FINAL = new Set(["won", "lost", "closed"])
@@ -67,6 +70,7 @@ export const ChargebackSection = ({
   headingLevel = "h2",
 }: ChargebackSectionProps) => {
   const prompt = usePrompt()
+  const { t, i18n } = useServiceScanTranslation()
   const [attachOpen, setAttachOpen] = useState(false)
   const check = useCheckChargeback(chargeback.id)
   const outcome = useSetChargebackOutcome(chargeback.id)
@@ -78,7 +82,8 @@ export const ChargebackSection = ({
   )
   const settled = FINAL.has(chargeback.status)
   const unconfirmed = proofRequests.some((pr) => pr.status === "submitting" || pr.status === "failed")
-  const statusView = chargebackStatusLabel(chargeback.status)
+  // The same status as the list's, following the case: lib/status-meanings.ts.
+  const statusView = chargebackDisplayView(chargeback)
 
   const runCheck = (resubmit: boolean) =>
     check.mutate(resubmit ? { resubmit: true } : undefined, {
@@ -126,9 +131,9 @@ export const ChargebackSection = ({
         <div className="flex min-w-0 flex-col gap-y-1">
           <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
             <Heading level={headingLevel} className="truncate">
-              Chargeback {chargeback.external_id}
+              {t("chargeback.heading", { id: chargeback.external_id })}
             </Heading>
-            <ChargebackStatusBadge status={chargeback.status} />
+            <ChargebackStatusBadge chargeback={chargeback} />
           </div>
           <Text size="small" className="text-ui-fg-subtle">
             {statusView.description}
@@ -143,16 +148,16 @@ export const ChargebackSection = ({
               isLoading={check.isPending}
             >
               <ArrowPath aria-hidden />
-              Check now
+              {t("chargeback.checkNow")}
             </Button>
           )}
           <ActionMenu
-            label={`Actions for chargeback ${chargeback.external_id}`}
+            label={t("chargeback.actionsFor", { id: chargeback.external_id })}
             groups={[
               [
-                { label: "Attach scan ids", icon: <PaperClip />, onClick: () => setAttachOpen(true) },
+                { label: t("chargeback.attachScanIds"), icon: <PaperClip />, onClick: () => setAttachOpen(true) },
                 ...(unconfirmed
-                  ? [{ label: "Resubmit to ServiceScan", icon: <ArrowPath />, onClick: () => void resubmit() }]
+                  ? [{ label: t("chargeback.resubmit"), icon: <ArrowPath />, onClick: () => void resubmit() }]
                   : []),
               ],
               (["won", "lost", "closed"] as const).map((value) => ({
@@ -167,39 +172,37 @@ export const ChargebackSection = ({
       </div>
 
       <dl className="grid grid-cols-1 gap-x-4 gap-y-3 px-6 py-4 sm:grid-cols-2">
-        <Fact label="Disputed amount">{formatMoney(chargeback.amount, chargeback.currency_code)}</Fact>
-        <Fact label="Respond by">
+        <Fact label={t("chargeback.facts.amount")}>{formatMoney(chargeback.amount, chargeback.currency_code, i18n.language)}</Fact>
+        <Fact label={t("chargeback.facts.dueBy")}>
           <DueDate dueBy={chargeback.due_by} settled={settled} />
         </Fact>
-        <Fact label="Reason">
+        <Fact label={t("chargeback.facts.reason")}>
           {chargeback.reason || chargeback.reason_code
-            ? [chargeback.reason, chargeback.reason_code ? `code ${chargeback.reason_code}` : null]
+            ? [chargeback.reason, chargeback.reason_code ? t("chargeback.reasonCode", { code: chargeback.reason_code }) : null]
                 .filter(Boolean)
                 .join(" · ")
             : "–"}
         </Fact>
-        <Fact label="Recorded">
-          {formatDateTime(chargeback.created_at)}
+        <Fact label={t("chargeback.facts.recorded")}>
+          {formatDateTime(chargeback.created_at, i18n.language)}
           {chargeback.source === "processor"
-            ? ` · imported from ${gatewayDisplayName(chargeback.dispute_case?.gateway)}`
+            ? ` · ${t("chargeback.importedFrom", { gateway: gatewayDisplayName(chargeback.dispute_case?.gateway) })}`
             : chargeback.source
               ? ` · ${humanize(chargeback.source)}`
               : ""}
         </Fact>
         {showOrderLink && (
-          <Fact label="Order">
-            <Link to={`/orders/${chargeback.order_id}`} className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover font-mono">
-              {chargeback.order_id}
-            </Link>
+          <Fact label={t("chargeback.facts.order")}>
+            <OrderReference chargeback={chargeback} />
           </Fact>
         )}
         {showDetailLink && (
-          <Fact label="Dispute">
+          <Fact label={t("chargeback.facts.dispute")}>
             <Link
               to={`/disputes/${chargeback.id}`}
               className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover inline-flex items-center gap-x-1"
             >
-              Open in Disputes <ArrowUpRightOnBox aria-hidden />
+              {t("chargeback.openInDisputes")} <ArrowUpRightOnBox aria-hidden />
             </Link>
           </Fact>
         )}
@@ -217,11 +220,11 @@ export const ChargebackSection = ({
         proofRequests.map((pr) => <ProofRequestBlock key={pr.id} proofRequest={pr} sources={sources} />)
       ) : (
         <EmptyState
-          title="No scans sent"
-          description="The order's payments carry no scan id, so there is nothing to send to ServiceScan yet. Attach the scan ids you have."
+          title={t("chargeback.noScans.heading")}
+          description={t("chargeback.noScans.description")}
           action={
             <Button size="small" variant="secondary" onClick={() => setAttachOpen(true)}>
-              Attach scan ids
+              {t("chargeback.attachScanIds")}
             </Button>
           }
         />

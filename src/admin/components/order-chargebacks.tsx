@@ -1,6 +1,7 @@
 import { Plus } from "@medusajs/icons"
 import { Button, Container, Copy, Heading, Text } from "@medusajs/ui"
 import { useState } from "react"
+import { useServiceScanTranslation } from "../lib/i18n"
 import { useOrderChargebacks } from "../lib/queries"
 import { isUuidV4 } from "../lib/validation"
 import { ChargebackSection } from "./chargeback-section"
@@ -37,47 +38,53 @@ export function orderScanIds(order: OrderForChargebacks): string[] {
   return ids
 }
 
-const Header = ({ onRecord }: { onRecord?: () => void }) => (
-  <div className="flex items-center justify-between px-6 py-4">
-    <div className="flex flex-col gap-y-1">
-      <Heading level="h2">Chargebacks</Heading>
-      <Text size="small" className="text-ui-fg-subtle">
-        Card-scan evidence from ServiceScan for disputes on this order.
-      </Text>
+const Header = ({ onRecord }: { onRecord?: () => void }) => {
+  const { t } = useServiceScanTranslation()
+  return (
+    <div className="flex items-center justify-between px-6 py-4">
+      <div className="flex flex-col gap-y-1">
+        <Heading level="h2">{t("order.heading")}</Heading>
+        <Text size="small" className="text-ui-fg-subtle">
+          {t("order.subtitle")}
+        </Text>
+      </div>
+      {onRecord && (
+        <Button size="small" variant="secondary" onClick={onRecord}>
+          <Plus aria-hidden />
+          {t("order.recordChargeback")}
+        </Button>
+      )}
     </div>
-    {onRecord && (
-      <Button size="small" variant="secondary" onClick={onRecord}>
-        <Plus aria-hidden />
-        Record chargeback
-      </Button>
-    )}
-  </div>
-)
+  )
+}
 
-const ScanIds = ({ ids }: { ids: string[] }) =>
-  ids.length === 0 ? null : (
+const ScanIds = ({ ids }: { ids: string[] }) => {
+  const { t } = useServiceScanTranslation()
+  return ids.length === 0 ? null : (
     <div className="flex flex-col gap-y-2 px-6 py-4">
       <Text size="small" leading="compact" weight="plus">
-        Card scans on this order's payments
+        {t("order.scans.heading")}
       </Text>
-      <ul className="flex flex-col gap-y-1" aria-label="Scan ids of this order's payments">
+      <ul className="flex flex-col gap-y-1" aria-label={t("order.scans.listLabel")}>
         {ids.map((id) => (
           <li key={id} className="flex items-center gap-x-1">
             <Text size="small" leading="compact" className="text-ui-fg-subtle font-mono">
               {id}
             </Text>
-            <Copy content={id} aria-label={`Copy scan id ${id}`} />
+            <Copy content={id} aria-label={t("order.scans.copy", { id })} />
           </li>
         ))}
       </ul>
       <Text size="xsmall" className="text-ui-fg-muted">
-        Sent to ServiceScan automatically when a chargeback is recorded.
+        {t("order.scans.note")}
       </Text>
     </div>
   )
+}
 
 /** The order page's chargebacks: each with its evidence, or a way to record the first one. */
 export const OrderChargebacks = ({ order }: { order: OrderForChargebacks }) => {
+  const { t } = useServiceScanTranslation()
   const [recordOpen, setRecordOpen] = useState(false)
   const { data, isLoading, isError, error, refetch } = useOrderChargebacks(order.id)
   const scanIds = orderScanIds(order)
@@ -95,7 +102,7 @@ export const OrderChargebacks = ({ order }: { order: OrderForChargebacks }) => {
     return (
       <Container className="divide-y p-0">
         <Header />
-        <SectionSkeleton rows={3} label="Loading chargebacks" />
+        <SectionSkeleton rows={3} label={t("order.loading")} />
       </Container>
     )
   }
@@ -104,7 +111,7 @@ export const OrderChargebacks = ({ order }: { order: OrderForChargebacks }) => {
     return (
       <Container className="divide-y p-0">
         <Header />
-        <ErrorState title="Could not load this order's chargebacks" error={error} onRetry={() => void refetch()} />
+        <ErrorState title={t("order.couldNotLoad")} error={error} onRetry={() => void refetch()} />
       </Container>
     )
   }
@@ -114,11 +121,11 @@ export const OrderChargebacks = ({ order }: { order: OrderForChargebacks }) => {
       <Container className="divide-y p-0">
         <Header />
         <EmptyState
-          title="No chargebacks"
-          description="If the processor reports a chargeback on this order, record it here. Its card scans are then sent to ServiceScan as evidence."
+          title={t("order.empty.heading")}
+          description={t("order.empty.description")}
           action={
             <Button size="small" variant="secondary" onClick={() => setRecordOpen(true)}>
-              Record chargeback
+              {t("order.recordChargeback")}
             </Button>
           }
         />

@@ -2,6 +2,7 @@ import { ExclamationCircle } from "@medusajs/icons"
 import { Button, Skeleton, Text } from "@medusajs/ui"
 import type { ReactNode } from "react"
 import { errorMessage } from "../lib/errors"
+import { useServiceScanTranslation } from "../lib/i18n"
 
 /**
  * A failed load, with the server's own message (our routes word it for a
@@ -9,18 +10,20 @@ import { errorMessage } from "../lib/errors"
  */
 export const ErrorState = ({
   error,
-  title = "Could not load this",
+  title,
   onRetry,
 }: {
   error: unknown
   title?: string
   onRetry?: () => void
-}) => (
+}) => {
+  const { t } = useServiceScanTranslation()
+  return (
   <div role="alert" className="flex flex-col items-center gap-y-3 px-6 py-8 text-center">
     <ExclamationCircle className="text-ui-fg-error" aria-hidden />
     <div className="flex flex-col gap-y-1">
       <Text size="small" leading="compact" weight="plus">
-        {title}
+        {title ?? t("common.couldNotLoad")}
       </Text>
       <Text size="small" className="text-ui-fg-subtle">
         {errorMessage(error)}
@@ -28,11 +31,12 @@ export const ErrorState = ({
     </div>
     {onRetry && (
       <Button size="small" variant="secondary" onClick={onRetry}>
-        Try again
+        {t("common.tryAgain")}
       </Button>
     )}
   </div>
-)
+  )
+}
 
 export const EmptyState = ({
   title,
@@ -57,10 +61,13 @@ export const EmptyState = ({
 )
 
 /** Placeholder rows while a section loads, shaped like the content to avoid a jump. */
-export const SectionSkeleton = ({ rows = 3, label = "Loading" }: { rows?: number; label?: string }) => (
-  <div className="flex flex-col gap-y-3 px-6 py-4" aria-busy="true" aria-label={label} role="status">
-    {Array.from({ length: rows }, (_, index) => (
-      <Skeleton key={index} className="h-5 w-full" />
-    ))}
-  </div>
-)
+export const SectionSkeleton = ({ rows = 3, label }: { rows?: number; label?: string }) => {
+  const { t } = useServiceScanTranslation()
+  return (
+    <div className="flex flex-col gap-y-3 px-6 py-4" aria-busy="true" aria-label={label ?? t("common.loading")} role="status">
+      {Array.from({ length: rows }, (_, index) => (
+        <Skeleton key={index} className="h-5 w-full" />
+      ))}
+    </div>
+  )
+}

@@ -45,8 +45,19 @@ const CASE_FIELDS_PARAM = CHARGEBACK_CASE_FIELDS.map((field) => `+${field}`).joi
 // `+` adds the evidence fields to the server's defaults instead of replacing them.
 const EVIDENCE_FIELDS_PARAM = [...EVIDENCE_FIELDS.map((field) => `+${field}`), CASE_FIELDS_PARAM].join(",")
 
-/** The list's evidence summary needs only verdicts, not the whole evidence. */
-const SUMMARY_FIELDS_PARAM = ["proof_requests.id", "proof_requests.status", "proof_requests.scans.ground_truth"]
+/**
+ * The list's evidence summary needs only verdicts, not the whole evidence; its
+ * status follows the case (lib/status-meanings.ts), so it needs our answer and
+ * the network's decision.
+ */
+const SUMMARY_FIELDS_PARAM = [
+  "proof_requests.id",
+  "proof_requests.status",
+  "proof_requests.scans.ground_truth",
+  "dispute_case.id",
+  "dispute_case.response_status",
+  "dispute_case.outcome",
+]
   .map((field) => `+${field}`)
   .join(",")
 
@@ -60,14 +71,18 @@ export function chargebackListParams(
   fields?: string
 ): Record<string, string | number> {
   const params: Record<string, string | number> = {}
-  if (query.status) {
-    params.status = query.status
+  const statuses = Array.isArray(query.status) ? query.status : query.status ? [query.status] : []
+  if (statuses.length) {
+    params.status = statuses.join(",")
   }
   if (query.order_id) {
     params.order_id = query.order_id
   }
   if (query.due_before) {
     params.due_before = dueBeforeParam(query.due_before)
+  }
+  if (query.due_after) {
+    params.due_after = dueAfterParam(query.due_after)
   }
   const q = query.q?.trim()
   if (q) {
@@ -95,6 +110,15 @@ export function dueBeforeParam(date: string): string {
   }
   const [year, month, day] = date.split("-").map(Number)
   return new Date(year, month - 1, day + 1, 0, 0, 0, 0).toISOString()
+}
+
+/** "Due on or after 12 March": from the start of that local day (an ISO date-time passes through). */
+export function dueAfterParam(date: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) {
+    return date
+  }
+  const [year, month, day] = date.split("-").map(Number)
+  return new Date(year, month - 1, day, 0, 0, 0, 0).toISOString()
 }
 
 /**

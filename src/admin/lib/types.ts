@@ -82,6 +82,16 @@ export type ProofRequest = {
   scans?: ScanEvidence[]
 }
 
+/** The order a chargeback is on, as the list and detail routes answer it: its number and its customer. */
+export type OrderSummary = {
+  id: string
+  /** The order's number, shown as "#1001"; null when the order is gone. */
+  display_id: number | null
+  email: string | null
+  /** First and last name of the order's customer; null for a guest without one. */
+  customer_name: string | null
+}
+
 export type Chargeback = {
   id: string
   external_id: string
@@ -102,6 +112,8 @@ export type Chargeback = {
   scan_sources?: ScanSource[]
   /** The processor's case behind the chargeback, when asked for (`+dispute_case.<field>`, each field named: a relation wildcard is refused); null when there is none. */
   dispute_case?: DisputeCase | null
+  /** The order's number and customer (`null` when the order is gone; absent from an older backend). */
+  order?: OrderSummary | null
 }
 
 /**
@@ -200,10 +212,13 @@ export type ListResponse<T> = {
 }
 
 export type ChargebackListQuery = {
-  status?: ChargebackStatus
+  /** One status or several (sent comma-separated). */
+  status?: ChargebackStatus | ChargebackStatus[]
   order_id?: string
-  /** `YYYY-MM-DD` (end of that day is the backend's business). */
+  /** `YYYY-MM-DD` (up to the end of that local day) or an ISO date-time. */
   due_before?: string
+  /** `YYYY-MM-DD` (from the start of that local day) or an ISO date-time. */
+  due_after?: string
   q?: string
   /** A sort field, `-` for descending (the server defaults to `-created_at`). */
   order?: string

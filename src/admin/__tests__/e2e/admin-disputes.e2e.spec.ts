@@ -104,6 +104,9 @@ medusaIntegrationTestRunner({
     let page: Page
     let adminUrl: string
     let orderId: string
+    /** The order as the admin names it ("#1") and its customer (name, else email). */
+    let orderNumber: string
+    let orderCustomer: string
     let orderScanId: string
     let extraScanId: string
     let chargebackId: string
@@ -123,6 +126,8 @@ medusaIntegrationTestRunner({
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
     }
+    /** Every URL the page requested: the list's filters must reach the server as query parameters. */
+    const apiCalls: string[] = []
     /** Failed calls to the plugin's admin API, with the server's answer, for the failure report. */
     const apiFailures: string[] = []
     /** Failures a step provokes on purpose (the server's message is what it checks), left out of the last step's check. */
@@ -165,7 +170,7 @@ medusaIntegrationTestRunner({
       const response = await fetch(`${sandbox.url}/cnp/online`, {
         method: "POST",
         headers: { "content-type": "text/xml" },
-        body: `<cnpOnlineRequest version="12.30" xmlns="http://www.vantivcnp.com/schema" merchantId="demo-merchant">
+        body: `<cnpOnlineRequest version="12.30" xmlns="http://www.vantivcnp.com/schema" merchantId="1234567">
   <authentication><user>demo-user</user><password>demo-password</password></authentication>
   <authorization id="phone-1" reportGroup="Phone orders">
     <orderId>${reference}</orderId><amount>${amountMinor}</amount><orderSource>telephone</orderSource>
@@ -217,6 +222,19 @@ medusaIntegrationTestRunner({
       }
       orderId = result.order.id
       orderScanId = formId
+      {
+        const query = container.resolve(ContainerRegistrationKeys.QUERY)
+        const {
+          data: [order],
+        } = await query.graph({
+          entity: "order",
+          fields: ["display_id", "email", "customer.first_name", "customer.last_name"],
+          filters: { id: orderId },
+        })
+        orderNumber = `#${order.display_id}`
+        const name = [order.customer?.first_name, order.customer?.last_name].filter(Boolean).join(" ")
+        orderCustomer = name || (order.email as string)
+      }
 
       server = await startAdminServer(new URL(api.defaults.baseURL as string))
       adminUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -233,8 +251,9 @@ medusaIntegrationTestRunner({
       await page.route(/\/admin\/notifications(\?|$)/, (route) =>
         route.fulfill({ json: { notifications: [], count: 0, offset: 0, limit: 1 } })
       )
-      page.on("request", () => {
+      page.on("request", (request) => {
         inFlight++
+        apiCalls.push(request.url())
       })
       page.on("requestfinished", () => {
         inFlight--
@@ -413,31 +432,78 @@ medusaIntegrationTestRunner({
       await dialog.waitFor({ state: "detached" })
     })
 
-    it("lists the dispute on the Disputes page, filters it, and opens it", async () => {
+    /** The Disputes list: a DataTable whose <table> is named for screen readers. */
+    const disputesTable = () => page.getByRole("table", { name: "Chargebacks" })
+    const disputeRow = (text: string) => disputesTable().getByRole("row").filter({ hasText: text })
+
+    it("lists the dispute on the Disputes page with the order's number and customer, filters it, and opens it", async () => {
       await page.getByRole("link", { name: "Disputes", exact: true }).click()
       await page.getByRole("heading", { name: "Disputes", level: 1 }).waitFor()
-      const row = page.getByTestId("chargeback-row").filter({ hasText: "dp_e2e_1" })
+      const row = disputeRow("dp_e2e_1")
       await row.waitFor()
+      // The order as Medusa's own lists name it, linking to it, and its customer; not the raw id.
+      const orderLink = row.getByRole("link", { name: `Order ${orderNumber}` })
+      expect(await orderLink.textContent()).toBe(orderNumber)
+      expect(await orderLink.getAttribute("href")).toBe(`/app/orders/${orderId}`)
+      await row.getByText(orderCustomer, { exact: true }).waitFor()
+      expect(await row.textContent()).not.toContain(orderId)
       await row.getByText("1 worth disputing · 1 likely true fraud").waitFor()
       await row.getByText("Due in 2 days").waitFor()
       await shot("07-disputes-list")
 
-      await page.getByRole("combobox", { name: "Status" }).click()
-      await page.getByRole("option", { name: "Lost" }).click()
+      // The DataTable's controls have names, and the keyboard reaches them: from the
+      // search box, Shift+Tab goes back through the column, sort and filter menus.
+      const search = page.getByRole("searchbox", { name: "Search chargebacks" })
+      await search.focus()
+      const focused = () => page.evaluate(() => document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.textContent ?? "")
+      await page.keyboard.press("Shift+Tab")
+      expect(await focused()).toBe("Columns")
+      await page.keyboard.press("Shift+Tab")
+      expect(await focused()).toBe("Sort")
+      await page.keyboard.press("Shift+Tab")
+      expect(await focused()).toBe("Add filter")
+      // Enter opens the filter menu; its filters are menu items. Choosing one opens its
+      // options (the DataTable's own popover), where the admin picks Lost.
+      await page.keyboard.press("Enter")
+      const statusItem = page.getByRole("menuitem", { name: "Status" })
+      await statusItem.waitFor()
+      expect(await page.getByRole("menuitem").allTextContents()).toEqual(["Status", "Respond by"])
+      await page.keyboard.press("Escape")
+      // Picking the filter itself by mouse, as on Medusa's own lists.
+      await page.getByRole("button", { name: "Add filter" }).click()
+      await statusItem.click()
+      const lost = page.getByRole("button", { name: "Lost", exact: true })
+      await lost.waitFor()
+      await lost.click()
+      await page.keyboard.press("Escape")
+      await page.waitForURL(/status=lost/)
       await page.getByText("No chargebacks match").waitFor()
-      expect(page.url()).toContain("status=lost")
-      await page.getByRole("button", { name: "Clear filters" }).click()
+      const listCalls = apiCalls.filter((url) => url.includes("/admin/servicescan/chargebacks?"))
+      // Filtered by the server, through the list route's query parameters.
+      expect(listCalls.some((url) => new URL(url).searchParams.get("status") === "lost")).toBe(true)
+      await shot("07b-disputes-filtered")
+      await page.getByRole("button", { name: "Clear all" }).click()
       await row.waitFor()
 
-      await page.getByRole("searchbox", { name: "Search" }).fill("dp_e2e")
-      await page.waitForURL(/q=dp_e2e/)
+      // Search by the order's number, as the admin knows it.
+      await search.fill(orderNumber)
+      await page.waitForURL(/q=%23\d+/)
       await row.waitFor()
-      await row.getByRole("link", { name: "dp_e2e_1" }).click()
+      // Tab from the search box into the table reaches the row's link; Enter opens the dispute.
+      await search.focus()
+      let reached = false
+      for (let i = 0; i < 30 && !reached; i++) {
+        await page.keyboard.press("Tab")
+        reached = await page.evaluate(() => document.activeElement?.textContent === "dp_e2e_1")
+      }
+      expect(reached).toBe(true)
+      await page.keyboard.press("Enter")
       await page.waitForURL(new RegExp(`/app/disputes/${chargebackId}$`))
       await page.getByRole("heading", { level: 1, name: "Chargeback dp_e2e_1" }).waitFor()
       // The breadcrumb names the dispute by the processor's id, not the internal one.
       await page.locator("ol").getByText("dp_e2e_1", { exact: true }).waitFor()
-      await page.getByRole("link", { name: orderId }).waitFor()
+      await page.getByRole("link", { name: `Order ${orderNumber}` }).waitFor()
+      await page.getByText(orderCustomer, { exact: true }).first().waitFor()
       await shot("08-dispute-page")
     })
 
@@ -464,7 +530,7 @@ medusaIntegrationTestRunner({
       await page.getByRole("button", { name: "Import now" }).click()
       // The scheduled job may have run first; either way the import went through.
       await page.getByText(/^(Imported \d+ cases?|Up to date)$/).first().waitFor()
-      await page.getByTestId("chargeback-row").filter({ hasText: caseId }).waitFor()
+      await disputeRow(caseId).waitFor()
       await page.getByRole("tab", { name: "Unmatched cases 1 waiting" }).waitFor()
     })
 
@@ -536,6 +602,22 @@ medusaIntegrationTestRunner({
       expect(body.activities.filter((a) => a.activityType === "Merchant Represent")).toHaveLength(1)
     })
 
+    it("reads Represented in the list and at the top of the represented chargeback's page, as its case panel says", async () => {
+      await page.getByRole("navigation").getByRole("link", { name: "Disputes", exact: true }).first().click()
+      const row = disputeRow(caseId)
+      await row.getByText("Represented", { exact: true }).waitFor()
+      expect(await row.getByText("Evidence ready").count()).toBe(0)
+      await row.getByRole("link", { name: caseId }).click()
+      const heading = page.getByRole("heading", { level: 1, name: `Chargeback ${caseId}` })
+      await heading.waitFor()
+      const top = page.getByTestId("chargeback-section").first()
+      await top.getByText("Represented", { exact: true }).first().waitFor()
+      await top.getByText("The evidence pack is on the case and the chargeback was represented; the card network decides next.").first().waitFor()
+      await page.getByTestId("response-status").getByText("Evidence sent").waitFor()
+      expect(await page.getByText("Evidence ready", { exact: true }).count()).toBe(0)
+      await shot("11b-dispute-represented")
+    })
+
     it("lists the unmatched case with the processor's data, and assigns it to the order", async () => {
       await page.getByRole("navigation").getByRole("link", { name: "Disputes", exact: true }).first().click()
       await page.getByRole("tab", { name: /^Unmatched cases/ }).click()
@@ -584,6 +666,38 @@ medusaIntegrationTestRunner({
       expect(html).not.toContain(SECRET_KEY)
       expect(html).not.toContain("whsec_test_servicescan_demo")
       await shot("09-health")
+    })
+
+    it("shows the plugin's pages in German once the admin switches their language to German", async () => {
+      await page.goto(`${adminUrl}/app/settings/profile/edit`)
+      const drawer = page.getByRole("dialog")
+      await drawer.getByRole("combobox").click()
+      await page.getByRole("option", { name: "Deutsch" }).click()
+      await drawer.getByRole("button", { name: "Save" }).click()
+      await drawer.waitFor({ state: "detached" })
+
+      await page.goto(`${adminUrl}/app/disputes`)
+      await page.getByRole("heading", { level: 1, name: "Streitfälle" }).waitFor({ timeout: 60_000 })
+      // The sidebar entry (its label a key of the plugin's namespace), the tabs, the table.
+      await page.getByRole("navigation").getByRole("link", { name: "Streitfälle", exact: true }).first().waitFor()
+      await page.getByRole("tab", { name: "Rückbuchungen" }).waitFor()
+      const table = page.getByRole("table", { name: "Rückbuchungen" })
+      await table.getByText("Antwort bis").waitFor()
+      await table.getByRole("link", { name: `Bestellung ${orderNumber}` }).first().waitFor()
+      await table.getByRole("row").filter({ hasText: caseId }).getByText("Widersprochen", { exact: true }).waitFor()
+      await page.getByRole("searchbox", { name: "Rückbuchungen durchsuchen" }).waitFor()
+      expect(await page.getByText("Chargebacks on your orders", { exact: false }).count()).toBe(0)
+      await shot("13-disputes-german")
+
+      await table.getByRole("row").filter({ hasText: caseId }).getByRole("link", { name: caseId }).click()
+      await page.getByRole("heading", { level: 1, name: `Rückbuchung ${caseId}` }).waitFor()
+      await page.getByText("Alle Streitfälle").waitFor()
+      await page.getByText("Strittiger Betrag").waitFor()
+
+      // The order page's widget too.
+      await page.goto(`${adminUrl}/app/orders/${orderId}`)
+      await page.getByText("Kartenscan-Belege von ServiceScan für Streitfälle zu dieser Bestellung.").waitFor({ timeout: 60_000 })
+      await shot("14-order-german")
     })
 
     it("logged no errors in the browser console and no failed admin API call", () => {

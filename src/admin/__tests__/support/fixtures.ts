@@ -40,6 +40,7 @@ export function chargeback(overrides: Partial<Chargeback> = {}): Chargeback {
     source: "webhook",
     created_at: "2025-03-01T09:00:00.000Z",
     proof_requests: [proofRequest()],
+    order: { id: "order_01", display_id: 1001, email: "ada@example.com", customer_name: "Ada Lovelace" },
     ...overrides,
   }
 }

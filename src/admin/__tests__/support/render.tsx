@@ -1,8 +1,11 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query"
 import { Toaster, TooltipProvider } from "@medusajs/ui"
 import { configure, render, type RenderResult } from "@testing-library/react"
+import { createInstance } from "i18next"
 import type { ReactElement } from "react"
+import { initReactI18next } from "react-i18next"
 import { MemoryRouter, Route, Routes, useLocation } from "react-router-dom"
+import resources from "../../i18n"
 
 // The default 1 s for `findBy…`/`waitFor` is short on a shared 2-core machine
 // under load (the first render of a file also compiles Radix and the SDK);
@@ -39,6 +42,8 @@ export function installDomShims(): void {
   proto.setPointerCapture ??= () => {}
   proto.releasePointerCapture ??= () => {}
   proto.scrollIntoView ??= () => {}
+  // The DataTable scrolls its table back to the top on a page change.
+  proto.scroll ??= () => {}
 }
 
 /** Where the router is, for specs that assert navigation and URL state. */
@@ -47,11 +52,31 @@ export const LocationProbe = () => {
   return <output data-testid="location">{`${location.pathname}${location.search}`}</output>
 }
 
+/**
+ * An i18next instance set up as the dashboard sets up its own
+ * (`fallbackLng: "en"`, the plugin's resources merged in), synchronously so
+ * the first render already has the words. `initReactI18next` makes it the
+ * one `useTranslation` reads, as the dashboard's instance is in the admin.
+ */
+export function createTestI18n(language = "en"): void {
+  const instance = createInstance()
+  void instance.use(initReactI18next).init({
+    lng: language,
+    fallbackLng: "en",
+    fallbackNS: "translation",
+    resources,
+    interpolation: { escapeValue: false },
+    initImmediate: false,
+  })
+}
+
 export type AdminRenderOptions = {
   /** Initial URL of the in-memory router. */
   url?: string
   /** A route pattern for the element (so `useParams` works), e.g. `/disputes/:id`. */
   path?: string
+  /** The admin's language (default English). */
+  language?: string
 }
 
 /**
@@ -72,6 +97,7 @@ export function renderAdmin(ui: ReactElement, options: AdminRenderOptions = {}):
   ) : (
     ui
   )
+  createTestI18n(options.language)
   const result = render(
     <QueryClientProvider client={client}>
       <TooltipProvider>

@@ -8,12 +8,14 @@ import { ConfigurationAlert } from "../../components/configuration-alert"
 import { ImportCasesButton } from "../../components/import-cases-button"
 import { RecordChargebackDrawer } from "../../components/record-chargeback-drawer"
 import { UnmatchedCases } from "../../components/unmatched-cases"
+import { useServiceScanTranslation } from "../../lib/i18n"
 import { useDisputeCases } from "../../lib/queries"
 
 type View = "chargebacks" | "unmatched"
 
 /** Every chargeback, newest first, with the evidence ServiceScan returned; and the processor's cases no order matched. */
 const DisputesPage = () => {
+  const { t } = useServiceScanTranslation()
   const navigate = useNavigate()
   const [params, setParams] = useSearchParams()
   const [recordOpen, setRecordOpen] = useState(false)
@@ -28,19 +30,22 @@ const DisputesPage = () => {
       <Container className="divide-y p-0">
         <div className="flex flex-wrap items-center justify-between gap-3 px-6 py-4">
           <div className="flex flex-col gap-y-1">
-            <Heading level="h1">Disputes</Heading>
+            <Heading level="h1">{t("disputes.title")}</Heading>
             <Text size="small" className="text-ui-fg-subtle">
-              Chargebacks on your orders and the card-scan evidence ServiceScan returned for them.
+              {t("disputes.subtitle")}
             </Text>
           </div>
           <div className="flex flex-wrap items-center gap-2">
             <Button size="small" variant="secondary" asChild>
-              <Link to="/settings/servicescan">Service health</Link>
+              <Link to="/disputes/analytics">{t("analytics.link")}</Link>
+            </Button>
+            <Button size="small" variant="secondary" asChild>
+              <Link to="/settings/servicescan">{t("disputes.serviceHealth")}</Link>
             </Button>
             <ImportCasesButton />
             <Button size="small" variant="secondary" onClick={() => setRecordOpen(true)}>
               <Plus aria-hidden />
-              Record chargeback
+              {t("disputes.recordChargeback")}
             </Button>
           </div>
         </div>
@@ -55,15 +60,15 @@ const DisputesPage = () => {
         >
           <div className="px-6 py-3">
             <Tabs.List>
-              <Tabs.Trigger value="chargebacks">Chargebacks</Tabs.Trigger>
+              <Tabs.Trigger value="chargebacks">{t("disputes.tabs.chargebacks")}</Tabs.Trigger>
               <Tabs.Trigger value="unmatched">
-                Unmatched cases
+                {t("disputes.tabs.unmatched")}
                 {unmatchedCount > 0 && (
                   <>
                     {" "}
                     <Badge size="2xsmall" color="orange" className="ml-1.5">
                       {unmatchedCount}
-                      <span className="sr-only"> waiting</span>
+                      <span className="sr-only"> {t("disputes.tabs.waiting")}</span>
                     </Badge>
                   </>
                 )}
@@ -88,12 +93,20 @@ const DisputesPage = () => {
 }
 
 export const config = defineRouteConfig({
-  label: "Disputes",
+  // A key of the plugin's namespace: the sidebar shows it in the admin's language.
+  label: "menu.disputes",
+  // I18N_NAMESPACE, as a string literal: the admin build reads it from the source, it does not run it.
+  translationNs: "servicescan",
   icon: ShieldCheck,
 })
 
+const DisputesBreadcrumb = () => {
+  const { t } = useServiceScanTranslation()
+  return <>{t("menu.disputes")}</>
+}
+
 export const handle = {
-  breadcrumb: () => "Disputes",
+  breadcrumb: () => <DisputesBreadcrumb />,
 }
 
 export default DisputesPage

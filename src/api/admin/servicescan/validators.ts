@@ -149,6 +149,9 @@ export const AdminListChargebacks = createSelectParams().extend({
   due_before: z.iso
     .datetime({ offset: true, error: "due_before must be an ISO 8601 date-time" })
     .optional(),
+  due_after: z.iso
+    .datetime({ offset: true, error: "due_after must be an ISO 8601 date-time" })
+    .optional(),
 })
 export type AdminListChargebacksType = z.infer<typeof AdminListChargebacks>
 

@@ -6,7 +6,9 @@ import { HealthPanel } from "../../../components/health-panel"
 const ServiceScanSettingsPage = () => <HealthPanel />
 
 export const config = defineRouteConfig({
-  label: "ServiceScan",
+  label: "menu.settings",
+  // I18N_NAMESPACE, as a string literal: the admin build reads it from the source, it does not run it.
+  translationNs: "servicescan",
   icon: ShieldCheck,
 })
 

@@ -1,0 +1,11 @@
+import { useTranslation } from "react-i18next"
+import { I18N_NAMESPACE } from "../i18n"
+
+/**
+ * The plugin's translate function: the dashboard's i18next instance (shared,
+ * since `react-i18next` is external to a plugin's admin bundle), in the
+ * plugin's own namespace so its keys never collide with the dashboard's.
+ */
+export function useServiceScanTranslation() {
+  return useTranslation(I18N_NAMESPACE)
+}
