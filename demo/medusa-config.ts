@@ -72,13 +72,22 @@ const bothHosts = (url: string) => {
   return [u.origin, ...(other ? [`${u.protocol}//${other}:${u.port}`] : [])].join(",")
 }
 
+/**
+ * Another storefront served by this demo backend (e.g. Medusa's DTC starter on :8000 next to the demo's page):
+ * DEMO_EXTRA_STORE_CORS, comma-separated origins, is added to STORE_CORS and AUTH_CORS (each origin also
+ * as its localhost/127.0.0.1 twin), instead of replacing them.
+ */
+const withExtraStorefronts = (cors: string) =>
+  [cors, ...(process.env.DEMO_EXTRA_STORE_CORS || "").split(",").map((o) => o.trim()).filter(Boolean).map(bothHosts)].join(",")
+
 module.exports = defineConfig({
   projectConfig: {
     databaseUrl: process.env.DATABASE_URL,
     http: {
-      storeCors: env("STORE_CORS", bothHosts(storefrontUrl)),
+      storeCors: withExtraStorefronts(env("STORE_CORS", bothHosts(storefrontUrl))),
       adminCors: env("ADMIN_CORS", bothHosts(medusaUrl)),
-      authCors: env("AUTH_CORS", `${bothHosts(medusaUrl)},${bothHosts(storefrontUrl)}`),
+      // A storefront signs customers in (saved cards), so its origin needs the auth routes too.
+      authCors: withExtraStorefronts(env("AUTH_CORS", `${bothHosts(medusaUrl)},${bothHosts(storefrontUrl)}`)),
       jwtSecret: env("JWT_SECRET", "servicescan-demo-jwt-secret"),
       cookieSecret: env("COOKIE_SECRET", "servicescan-demo-cookie-secret"),
     },

@@ -26,8 +26,13 @@ const shared = {
   banner: { js: '"use client";' },
   logLevel: "warning",
 };
-await build({ ...shared, format: "esm", outfile: join(dist, "index.mjs") });
-await build({ ...shared, format: "cjs", outfile: join(dist, "index.cjs") });
+// One bundle per entry: `.` (client components), `./place-order` (client) and `./server` (server only).
+for (const [name, client] of [["index", true], ["place-order", true], ["server", false]]) {
+  const entry = { ...shared, entryPoints: [join(root, `src/${name}.${name == "place-order" ? "tsx" : "ts"}`)] };
+  if (!client) delete entry.banner;
+  await build({ ...entry, format: "esm", outfile: join(dist, `${name}.mjs`) });
+  await build({ ...entry, format: "cjs", outfile: join(dist, `${name}.cjs`) });
+}
 
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 try {
@@ -44,4 +49,4 @@ for (const file of readdirSync(types).filter((f) => f.endsWith(".d.ts"))) {
   const text = readFileSync(join(types, file), "utf8").replace(/(["'])(\.\.?\/[^"']+)\.js\1/g, "$1$2.mjs$1");
   writeFileSync(join(types, file.replace(/\.d\.ts$/, ".d.mts")), text);
 }
-console.error("built dist/index.mjs, dist/index.cjs, dist/types");
+console.error("built dist/{index,place-order,server}.{mjs,cjs}, dist/types");

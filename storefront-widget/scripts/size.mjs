@@ -23,6 +23,9 @@ const out = await build({
 });
 const code = out.outputFiles[0].contents;
 const gz = gzipSync(code, { level: 9 }).length;
-console.log(`${code.length} bytes minified (budget: 3500 bytes min+gz)`);
+// Issue #29's line: 3,600 B for the main entry. The opt-in `./place-order` entry is printed on its own.
+const po = await build({ entryPoints: [join(dirname(entry), "place-order.mjs")], bundle: true, minify: true, format: "esm", write: false, external: ["react", "react/*"], logLevel: "warning" });
+console.log(`place-order entry: ${gzipSync(po.outputFiles[0].contents, { level: 9 }).length} bytes min+gz (loaded only by checkouts that use ServiceScanPlaceOrder)`);
+console.log(`${code.length} bytes minified (budget: 3600 bytes min+gz)`);
 console.log(`${gz} bytes min+gz`);
-if (gz > 3500) process.exitCode = 1;
+if (gz > 3600) process.exitCode = 1;

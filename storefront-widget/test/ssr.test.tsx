@@ -54,7 +54,26 @@ describe("SSR", () => {
   });
 
   it('starts both builds with the "use client" directive for the Next.js App Router', () => {
-    for (const file of ["dist/index.mjs", "dist/index.cjs"])
+    for (const file of ["dist/index.mjs", "dist/index.cjs", "dist/place-order.mjs", "dist/place-order.cjs"])
       expect(readFileSync(join(root, file), "utf8").startsWith('"use client";')).toBe(true);
+    // The server helpers run in Server Components and server actions: a client boundary would break them.
+    for (const file of ["dist/server.mjs", "dist/server.cjs"]) expect(readFileSync(join(root, file), "utf8")).not.toContain("use client");
+  });
+
+  it("resolves ./place-order and ./server through the package's exports, in ESM and CommonJS", () => {
+    // A package may import itself by name: this goes through package.json "exports", as a storefront does.
+    const script = `
+      import { ServiceScanPlaceOrder } from "medusa-servicescan-storefront/place-order";
+      import { listServiceScanSavedCards } from "medusa-servicescan-storefront/server";
+      import { createElement } from "react";
+      import { renderToString } from "react-dom/server";
+      const cjs = (await import("node:module")).createRequire(import.meta.url);
+      const both = typeof cjs("medusa-servicescan-storefront/server").deleteServiceScanSavedCard == "function"
+        && typeof cjs("medusa-servicescan-storefront/place-order").ServiceScanPlaceOrder == "function";
+      const html = renderToString(createElement(ServiceScanPlaceOrder, { pay: () => new Promise(() => {}), onOrder() {}, buttonProps: { className: "btn" } }));
+      process.stdout.write(JSON.stringify({ html, both, guest: await listServiceScanSavedCards({ client: { fetch() { throw new Error("called"); } } }, {}) }));
+    `;
+    const out = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" }));
+    expect(out).toEqual({ html: '<button type="button" class="btn" aria-busy="false">Place order</button>', both: true, guest: [] });
   });
 });

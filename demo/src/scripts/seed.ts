@@ -1,14 +1,24 @@
 import { writeFileSync } from "node:fs"
-import type { ExecArgs, IApiKeyModuleService, IAuthModuleService, IUserModuleService } from "@medusajs/framework/types"
+import type {
+  ExecArgs,
+  IApiKeyModuleService,
+  IAuthModuleService,
+  IFulfillmentModuleService,
+  IUserModuleService,
+} from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, FeatureFlag, Modules } from "@medusajs/framework/utils"
 import {
   createApiKeysWorkflow,
   createProductsWorkflow,
   createRegionsWorkflow,
   createSalesChannelsWorkflow,
+  createShippingOptionsWorkflow,
+  createShippingProfilesWorkflow,
+  createStockLocationsWorkflow,
   createTaxRegionsWorkflow,
   createUsersWorkflow,
   linkSalesChannelsToApiKeyWorkflow,
+  linkSalesChannelsToStockLocationWorkflow,
   updateRegionsWorkflow,
   updateStoresWorkflow,
 } from "@medusajs/core-flows"
@@ -24,6 +34,9 @@ import {
  * - a publishable key for the storefront;
  * - three products that need no shipping and no inventory, so checkout is
  *   about payment only;
+ * - a warehouse (stock location) in the sales channel with a shipping fulfillment set for the
+ *   United States and a flat "Standard shipping" option, so a storefront with a Delivery step
+ *   (Medusa's DTC starter) has something to choose;
  * - the admin user (DEMO_ADMIN_EMAIL / DEMO_ADMIN_PASSWORD).
  */
 /** The demo's ServiceScan providers, one per processor (demo/medusa-config.ts): Worldpay, Adyen. */
@@ -32,6 +45,11 @@ const SYSTEM_PROVIDER_ID = "pp_system_default"
 const REGION_NAME = "United States"
 const CHANNEL_NAME = "Web shop"
 const KEY_TITLE = "ServiceScan demo storefront"
+const LOCATION_NAME = "ServiceScan demo warehouse"
+const FULFILLMENT_SET_NAME = "ServiceScan demo shipping"
+const SHIPPING_OPTION_NAME = "Standard shipping"
+/** Medusa's built-in manual fulfillment provider (registered by defineConfig's defaults). */
+const MANUAL_FULFILLMENT_PROVIDER_ID = "manual_manual"
 
 /** Small inline pictures, so the demo needs no file server and no network. */
 const picture = (background: string, label: string) =>
@@ -197,6 +215,8 @@ export default async function seedDemoStore({ container }: ExecArgs) {
     })
   }
 
+  const shippingOptionId = await ensureShipping(container, salesChannelId!, regionId)
+
   const adminEmail = process.env.DEMO_ADMIN_EMAIL || "admin@servicescan.test"
   const adminPassword = process.env.DEMO_ADMIN_PASSWORD || "servicescan-demo"
   const adminCreated = await ensureAdminUser(container, adminEmail, adminPassword)
@@ -205,6 +225,7 @@ export default async function seedDemoStore({ container }: ExecArgs) {
     publishableKey: key.token,
     regionId,
     salesChannelId,
+    shippingOptionId,
     admin: { email: adminEmail, created: adminCreated },
     created: { products: missing.length },
   }
@@ -214,6 +235,93 @@ export default async function seedDemoStore({ container }: ExecArgs) {
   logger.info(
     `demo seed: region ${regionId}, ${PRODUCTS.length} products (${missing.length} new), admin ${adminEmail}${adminCreated ? " (new)" : ""}`
   )
+}
+
+/**
+ * A stock location in the sales channel, served by the manual fulfillment provider, with a
+ * shipping fulfillment set for the US and a flat shipping option: what the DTC starter's
+ * Delivery step lists (it took seven admin calls before). Each piece is looked up by name or
+ * link first, so a second run (or a run after a partial one) adds only what is missing.
+ * Returns the shipping option's id.
+ */
+async function ensureShipping(container: ExecArgs["container"], salesChannelId: string, regionId: string): Promise<string> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const link = container.resolve(ContainerRegistrationKeys.LINK)
+  const fulfillment = container.resolve<IFulfillmentModuleService>(Modules.FULFILLMENT)
+
+  const { data: locations } = await query.graph({
+    entity: "stock_location",
+    fields: ["id", "sales_channels.id", "fulfillment_providers.id", "fulfillment_sets.id"],
+    filters: { name: LOCATION_NAME },
+  })
+  let location = locations[0] as
+    | { id: string; sales_channels?: ({ id: string } | null)[]; fulfillment_providers?: ({ id: string } | null)[]; fulfillment_sets?: ({ id: string } | null)[] }
+    | undefined
+  if (!location) {
+    const { result } = await createStockLocationsWorkflow(container).run({
+      input: { locations: [{ name: LOCATION_NAME, address: { address_1: "1 Demo Street", city: "New York", country_code: "US" } }] },
+    })
+    location = { id: result[0].id }
+  }
+  const has = (list: ({ id: string } | null)[] | undefined, id: string) => (list ?? []).some((x) => x?.id === id)
+  if (!has(location.sales_channels, salesChannelId)) {
+    await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: location.id, add: [salesChannelId] } })
+  }
+  if (!has(location.fulfillment_providers, MANUAL_FULFILLMENT_PROVIDER_ID)) {
+    await link.create({
+      [Modules.STOCK_LOCATION]: { stock_location_id: location.id },
+      [Modules.FULFILLMENT]: { fulfillment_provider_id: MANUAL_FULFILLMENT_PROVIDER_ID },
+    })
+  }
+
+  let [profile] = await fulfillment.listShippingProfiles({ type: "default" })
+  if (!profile) {
+    const { result } = await createShippingProfilesWorkflow(container).run({
+      input: { data: [{ name: "Default Shipping Profile", type: "default" }] },
+    })
+    profile = result[0]
+  }
+
+  let [set] = await fulfillment.listFulfillmentSets({ name: FULFILLMENT_SET_NAME }, { relations: ["service_zones"] })
+  if (!set) {
+    set = await fulfillment.createFulfillmentSets({
+      name: FULFILLMENT_SET_NAME,
+      type: "shipping",
+      service_zones: [{ name: "United States", geo_zones: [{ type: "country", country_code: "us" }] }],
+    })
+  }
+  if (!has(location.fulfillment_sets, set.id)) {
+    await link.create({
+      [Modules.STOCK_LOCATION]: { stock_location_id: location.id },
+      [Modules.FULFILLMENT]: { fulfillment_set_id: set.id },
+    })
+  }
+
+  const [existing] = await fulfillment.listShippingOptions({ name: SHIPPING_OPTION_NAME, service_zone: { fulfillment_set: { id: set.id } } })
+  if (existing) {
+    return existing.id
+  }
+  const { result } = await createShippingOptionsWorkflow(container).run({
+    input: [
+      {
+        name: SHIPPING_OPTION_NAME,
+        price_type: "flat",
+        provider_id: MANUAL_FULFILLMENT_PROVIDER_ID,
+        service_zone_id: set.service_zones[0].id,
+        shipping_profile_id: profile.id,
+        type: { label: "Standard", description: "Ships in 2-3 business days.", code: "standard" },
+        prices: [
+          { currency_code: "usd", amount: 5 },
+          { region_id: regionId, amount: 5 },
+        ],
+        rules: [
+          { attribute: "enabled_in_store", value: "true", operator: "eq" },
+          { attribute: "is_return", value: "false", operator: "eq" },
+        ],
+      },
+    ],
+  })
+  return result[0].id
 }
 
 /** What `medusa user -e … -p …` does, but a second run is a no-op instead of an error. */
