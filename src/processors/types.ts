@@ -10,6 +10,8 @@
  * own object implementing one of them as the option instead.
  */
 
+import type { ReasonFamily } from "../lib/reason-family"
+
 // ---- payments -----------------------------------------------------------------------
 
 /**
@@ -339,8 +341,12 @@ export interface DisputeGateway {
   /** Adds a document, or replaces its content when the id is taken. */
   putDocument(caseId: string, documentId: string, file: { bytes: Uint8Array; contentType: string }): Promise<void>
   deleteDocument(caseId: string, documentId: string): Promise<void>
-  /** Contests the chargeback (Worldpay `MERCHANT_REPRESENT`), optionally for part of the amount. */
-  represent(caseId: string, input: { note: string; amountMinor?: number }): Promise<DisputeUpdateResult>
+  /**
+   * Contests the chargeback (Worldpay `MERCHANT_REPRESENT`), optionally for part of the amount.
+   * `reasonFamily` (lib/reason-family.ts) says what the evidence answers,
+   * for a gateway that picks a defense by it (the note already names it).
+   */
+  represent(caseId: string, input: { note: string; amountMinor?: number; reasonFamily?: ReasonFamily }): Promise<DisputeUpdateResult>
   /** Accepts the chargeback (Worldpay `MERCHANT_ACCEPTS_LIABILITY`). */
   acceptLiability(caseId: string, input: { note: string }): Promise<DisputeUpdateResult>
   /**

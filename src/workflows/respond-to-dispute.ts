@@ -4,6 +4,7 @@ import { createStep, createWorkflow, StepResponse, transform, when, WorkflowData
 import { acquireLockStep, emitEventStep, releaseLockStep } from "@medusajs/medusa/core-flows"
 import { randomUUID } from "node:crypto"
 import type { DisputeAction } from "../modules/servicescan/lifecycle/dispute-case"
+import { REASON_FAMILY_EVIDENCE, REASON_FAMILY_LABELS, reasonFamilyOf } from "../lib/reason-family"
 import { ChargebackRespondedEvent, ServiceScanEvents } from "../modules/servicescan/types"
 import { finishDisputeResponseStep } from "./steps/finish-dispute-response"
 import { loadDisputeCaseStep } from "./steps/load-dispute-case"
@@ -78,9 +79,15 @@ export const respondToDisputeWorkflow = createWorkflow(
       return made
     })
 
-    const note = transform({ input }, ({ input }) =>
-      input.decided_by === "policy" ? `${NOTES[input.action]} (sent automatically by the store's policy)` : NOTES[input.action]
-    )
+    const note = transform({ input, claimed }, ({ input, claimed }) => {
+      // The reviewer reads first which kind of dispute the evidence answers (lib/reason-family.ts).
+      const family = reasonFamilyOf(claimed.reason_code, claimed.card_type)
+      const base =
+        input.action === "represent"
+          ? `Reason family: ${REASON_FAMILY_LABELS[family]}; the attached document leads with ${REASON_FAMILY_EVIDENCE[family]}. ${NOTES.represent}`
+          : NOTES[input.action]
+      return input.decided_by === "policy" ? `${base} (sent automatically by the store's policy)` : base
+    })
     const outcome = sendDisputeAnswerStep({ case: claimed, action: input.action, note, today: clock.today })
     const status = finishDisputeResponseStep({ case_id: claimed.id, action: input.action, outcome, now: clock.now })
 

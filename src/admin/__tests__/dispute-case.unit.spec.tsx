@@ -66,6 +66,7 @@ describe("the case on the dispute page", () => {
     const fact = (label: string) => facts.getByText(label).closest("div")!.querySelector("dd")!
     expect(fact("Cycle")).toHaveTextContent("First Chargeback")
     expect(fact("Reason")).toHaveTextContent("4837 · No Cardholder Authorization")
+    expect(fact("Reason family")).toHaveTextContent("Fraud")
     expect(fact("Reply by")).toHaveTextContent(formatDay(utcDay(3)))
     expect(within(fact("Reply by")).getByTestId("reply-by-countdown")).toHaveTextContent("3 days left")
     expect(fact("Queue")).toHaveTextContent("Waiting for you (Merchant)")
@@ -148,6 +149,17 @@ describe("the case on the dispute page", () => {
     renderAdmin(<ChargebackSection chargeback={caseChargeback({ reply_by: utcDay(days) })} />)
     expect(within(panel()).getByTestId("reply-by-countdown")).toHaveTextContent(label)
     expect(sendButton()).toBeEnabled()
+  })
+
+  it.each([
+    ["13.1", "VI", "Not received"],
+    ["C31", "AX", "Not as described"],
+    ["4860", "MC", "Duplicate or credit not processed"],
+    ["99.99", "VI", "Other"],
+  ])("names the reason family of %s (%s): %s", (reason_code, card_type, family) => {
+    renderAdmin(<ChargebackSection chargeback={caseChargeback({ reason_code, card_type })} />)
+    const label = within(panel()).getByText("Reason family")
+    expect(label.closest("div")!.querySelector("dd")).toHaveTextContent(family)
   })
 
   it("names the gateway the case came from", () => {

@@ -7,7 +7,8 @@ import { cardBrandName } from "../card-brands"
 import { FLATE_RGB_DECODE_PARMS, type ImageKind, type ReductionLevel } from "./images"
 import { COLORS, type EmbeddedImage, PAGE_SIZES, PackWriter } from "./layout"
 import { formatBytes, formatDate, formatTimestamp, present } from "./text"
-import type { EvidencePackAddress, EvidencePackInput, EvidencePackScan } from "./types"
+import { REASON_FAMILY_EVIDENCE, REASON_FAMILY_LABELS } from "../reason-family"
+import type { EvidencePackAddress, EvidencePackInput, EvidencePackReasonFamily, EvidencePackScan } from "./types"
 
 /** The words the pack uses for each verdict, as docs/statuses.md defines them ("A scan's verdict"). */
 export const VERDICT_WORDING = {
@@ -78,6 +79,8 @@ export async function renderPack(input: EvidencePackInput, context: RenderContex
   const invalid = scans.filter((scan) => scan.verdict === "invalid")
 
   cover(writer, input, { title, gateway, merchant, generated, validCount: valid.length, invalidCount: invalid.length, scanCount: scans.length })
+  // What wins the family comes first; the rest of the pack stays as it always was.
+  leadSection(writer, input)
   orderSection(writer, input)
   paymentSection(writer, input)
   verificationSection(writer, input)
@@ -137,6 +140,7 @@ function cover(
     ["Processor case", `${facts.gateway} case ${caseData.caseId}`, { bold: true }],
     ["Cycle", present(caseData.cycle)],
     ["Reason", reason === "" ? present(chargeback.reason) : reason],
+    ["Reason family", `${REASON_FAMILY_LABELS[familyOf(input)]}: answered with ${REASON_FAMILY_EVIDENCE[familyOf(input)]}`],
     ["Case amount", present(caseData.amount)],
     ["Reply by", present(caseData.replyBy)],
     ["Acquirer reference number", present(caseData.acquirerReferenceNumber)],
@@ -147,10 +151,100 @@ function cover(
     ["Card verification", verificationSummary(facts), { color: facts.validCount > 0 ? COLORS.valid : facts.invalidCount > 0 ? COLORS.invalid : undefined }],
   ])
   writer.space(6)
-  writer.paragraph("Contents: 1. The order  2. The payment  3. Card verification  4. Images of the valid scans", {
+  const lead = LEAD_HEADINGS[familyOf(input)]
+  writer.paragraph(`Contents: ${lead ? `${lead}  ` : ""}1. The order  2. The payment  3. Card verification  4. Images of the valid scans`, {
     size: 9,
     color: COLORS.muted,
   })
+}
+
+function familyOf(input: EvidencePackInput): EvidencePackReasonFamily {
+  return input.family ?? "other"
+}
+
+/** The section a family's pack leads with; fraud leads with the card verification, as every pack did before. */
+const LEAD_HEADINGS: Readonly<Record<EvidencePackReasonFamily, string | null>> = {
+  fraud: null,
+  other: null,
+  not_received: "Delivery of the order",
+  not_as_described: "The items as sold, and returns",
+  credit_not_processed: "Refunds",
+}
+
+function leadSection(writer: PackWriter, input: EvidencePackInput): void {
+  const family = familyOf(input)
+  const heading = LEAD_HEADINGS[family]
+  if (heading === null) return
+  writer.heading(heading)
+  if (family === "not_received") {
+    const fulfillments = input.fulfillments ?? []
+    if (fulfillments.length === 0) {
+      writer.paragraph("Medusa holds no fulfillment of this order.", { color: COLORS.muted })
+      return
+    }
+    fulfillments.forEach((fulfillment, index) => {
+      if (index > 0) writer.space(6)
+      writer.heading(`Shipment ${index + 1}`, 2)
+      writer.keyValues([
+        ["Carrier", present(fulfillment.carrier)],
+        ["Tracking number", fulfillment.trackingNumbers.length ? fulfillment.trackingNumbers : null, { bold: true }],
+        ["Packed", formatTimestamp(fulfillment.packedAt)],
+        ["Shipped", formatTimestamp(fulfillment.shippedAt)],
+        ["Delivered", formatTimestamp(fulfillment.deliveredAt) ?? "No delivery recorded"],
+        ["Canceled", formatTimestamp(fulfillment.canceledAt)],
+        ["Items", fulfillment.items.length ? fulfillment.items : null],
+        ["Fulfillment id", fulfillment.id],
+      ])
+    })
+    return
+  }
+  if (family === "not_as_described") {
+    const { items } = input.order
+    if (items.length === 0) {
+      writer.paragraph("The order has no line items.", { color: COLORS.muted })
+    } else {
+      writer.table(
+        [
+          { header: "Item as sold", share: 0.35 },
+          { header: "Description when the order was placed", share: 0.65 },
+        ],
+        items.map((item) => [
+          present(item.variant) ? [item.title, `${item.variant}`] : item.title,
+          present(item.description) ?? "No description recorded",
+        ])
+      )
+    }
+    writer.space(6)
+    writer.heading("Returns", 2)
+    const returns = input.returns ?? []
+    if (returns.length === 0) {
+      writer.paragraph("No return of this order was requested.", { color: COLORS.muted })
+      return
+    }
+    returns.forEach((ret) => {
+      writer.keyValues([
+        ["Return", ret.id],
+        ["Status", ret.status],
+        ["Requested", formatTimestamp(ret.requestedAt)],
+        ["Received", formatTimestamp(ret.receivedAt)],
+        ["Items", ret.items.length ? ret.items : null],
+      ])
+    })
+    return
+  }
+  const refunds = input.refunds ?? []
+  if (refunds.length === 0) {
+    writer.paragraph("No refund was made on this payment.", { color: COLORS.muted })
+    return
+  }
+  writer.table(
+    [
+      { header: "Refunded", share: 0.3, align: "right" },
+      { header: "When", share: 0.3 },
+      { header: "Note", share: 0.4 },
+    ],
+    refunds.map((refund) => [refund.amount, formatTimestamp(refund.createdAt) ?? "", present(refund.note) ?? ""])
+  )
 }
 
 function verificationSummary(facts: { validCount: number; invalidCount: number; scanCount: number }): string {

@@ -13,6 +13,7 @@ export type {
   EvidencePackAddress,
   EvidencePackCase,
   EvidencePackChargeback,
+  EvidencePackFulfillment,
   EvidencePackImage,
   EvidencePackImageReport,
   EvidencePackInput,
@@ -21,6 +22,9 @@ export type {
   EvidencePackOrder,
   EvidencePackPayment,
   EvidencePackProofRequest,
+  EvidencePackReasonFamily,
+  EvidencePackRefund,
+  EvidencePackReturn,
   EvidencePackResult,
   EvidencePackScan,
 } from "./types"

@@ -44,6 +44,8 @@ export type EvidencePackChargeback = {
 
 export type EvidencePackLineItem = {
   title: string
+  /** The product's description as the order stored it when it was placed. */
+  description?: string | null
   variant?: string | null
   sku?: string | null
   quantity: number
@@ -125,6 +127,48 @@ export type EvidencePackProofRequest = {
   scans: EvidencePackScan[]
 }
 
+/** The chargeback's reason family (lib/reason-family.ts); decides what the pack leads with. */
+export type EvidencePackReasonFamily = "fraud" | "not_received" | "not_as_described" | "credit_not_processed" | "other"
+
+/** One shipment of the order, as Medusa's Fulfillment Module recorded it. */
+export type EvidencePackFulfillment = {
+  id: string
+  /** The carrier or shipping option, e.g. "Standard Shipping (manual_manual)". */
+  carrier?: string | null
+  trackingNumbers: string[]
+  /** ISO 8601. */
+  packedAt?: string | null
+  /** ISO 8601. */
+  shippedAt?: string | null
+  /** ISO 8601. */
+  deliveredAt?: string | null
+  /** ISO 8601. */
+  canceledAt?: string | null
+  /** e.g. "Scanner sticker x 1". */
+  items: string[]
+}
+
+/** One return of the order. */
+export type EvidencePackReturn = {
+  id: string
+  status: string
+  /** ISO 8601. */
+  requestedAt?: string | null
+  /** ISO 8601. */
+  receivedAt?: string | null
+  /** e.g. "Scanner sticker x 1". */
+  items: string[]
+}
+
+/** One refund of the payment. */
+export type EvidencePackRefund = {
+  /** Formatted with its currency. */
+  amount: string
+  /** ISO 8601. */
+  createdAt?: string | null
+  note?: string | null
+}
+
 /** Everything one pack shows. */
 export type EvidencePackInput = {
   /** Stamped in the document and its metadata; the same input and date give the same bytes. */
@@ -135,6 +179,14 @@ export type EvidencePackInput = {
   order: EvidencePackOrder
   payment: EvidencePackPayment
   proofRequests: EvidencePackProofRequest[]
+  /** Absent: "other" (the pack as it always was: order, payment, card verification). */
+  family?: EvidencePackReasonFamily | null
+  /** The order's fulfillments (leads a "not received" pack). */
+  fulfillments?: EvidencePackFulfillment[] | null
+  /** The order's returns (in a "not as described" pack). */
+  returns?: EvidencePackReturn[] | null
+  /** The payment's refunds (leads a "credit not processed" pack). */
+  refunds?: EvidencePackRefund[] | null
 }
 
 export type EvidencePackOptions = {

@@ -4,6 +4,7 @@ import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { buildEvidencePack, EvidencePackInput, evidencePackFileName } from "../../lib/evidence-pack"
 import { EvidenceKeyMissingError, sealedEvidenceFilename } from "../../lib/sealed-evidence"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
+import { reasonFamilyOf } from "../../lib/reason-family"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
 import type { DisputeCaseRow } from "../../modules/servicescan/types"
 import { mapWithConcurrency } from "../../modules/servicescan/services/concurrency"
@@ -21,7 +22,34 @@ type OrderForPack = {
   email: string | null
   currency_code: string
   customer?: { first_name: string | null; last_name: string | null } | null
-  items?: ({ title: string; variant_title: string | null; variant_sku: string | null; quantity: number; unit_price: number; total: number } | null)[]
+  items?: ({
+    id: string
+    title: string
+    product_description: string | null
+    variant_title: string | null
+    variant_sku: string | null
+    quantity: number
+    unit_price: number
+    total: number
+  } | null)[]
+  fulfillments?: ({
+    id: string
+    provider_id: string | null
+    packed_at: string | Date | null
+    shipped_at: string | Date | null
+    delivered_at: string | Date | null
+    canceled_at: string | Date | null
+    shipping_option?: { name: string | null } | null
+    labels?: ({ tracking_number: string | null } | null)[]
+    items?: ({ title: string | null; quantity: number } | null)[]
+  } | null)[]
+  returns?: ({
+    id: string
+    status: string
+    requested_at: string | Date | null
+    received_at: string | Date | null
+    items?: ({ item_id: string; quantity: number } | null)[]
+  } | null)[]
   subtotal: number
   shipping_total: number
   tax_total: number
@@ -37,6 +65,7 @@ type OrderForPack = {
       data: Record<string, unknown> | null
       created_at: string | Date
       captures?: ({ created_at: string | Date } | null)[]
+      refunds?: ({ amount: number; created_at: string | Date | null; note: string | null } | null)[]
     } | null)[]
   } | null)[]
 }
@@ -62,7 +91,8 @@ const IMAGE_CONCURRENCY = 3
 /**
  * Builds the case's evidence pack (one PDF: the order, the payment, the proof
  * request and each scan's verdict, the images of the valid scans, reduced to
- * fit the processor's per-document limit) and keeps it in Medusa's File Module,
+ * fit the processor's per-document limit, led by what wins the case's reason
+ * family: fulfillments and tracking, items as sold and returns, or refunds) and keeps it in Medusa's File Module,
  * sealed like the archived images (src/lib/sealed-evidence.ts: its own key,
  * wrapped under the module's `evidenceKey`, kept on the case row) under a name
  * that says nothing. Refused before anything is built when there is no
@@ -113,7 +143,9 @@ export const prepareEvidencePackStep = createStep(
         "currency_code",
         "customer.first_name",
         "customer.last_name",
+        "items.id",
         "items.title",
+        "items.product_description",
         "items.variant_title",
         "items.variant_sku",
         "items.quantity",
@@ -132,6 +164,26 @@ export const prepareEvidencePackStep = createStep(
         "payment_collections.payments.data",
         "payment_collections.payments.created_at",
         "payment_collections.payments.captures.created_at",
+        "payment_collections.payments.refunds.amount",
+        "payment_collections.payments.refunds.created_at",
+        "payment_collections.payments.refunds.note",
+        // What wins a "not received" or "not as described" case (lib/reason-family.ts).
+        "fulfillments.id",
+        "fulfillments.provider_id",
+        "fulfillments.packed_at",
+        "fulfillments.shipped_at",
+        "fulfillments.delivered_at",
+        "fulfillments.canceled_at",
+        "fulfillments.shipping_option.name",
+        "fulfillments.labels.tracking_number",
+        "fulfillments.items.title",
+        "fulfillments.items.quantity",
+        "returns.id",
+        "returns.status",
+        "returns.requested_at",
+        "returns.received_at",
+        "returns.items.item_id",
+        "returns.items.quantity",
       ],
       filters: { id: cb.order_id },
     })
@@ -154,6 +206,9 @@ export const prepareEvidencePackStep = createStep(
       images.set(scanId, (await readScanImage(container, scanId)).bytes)
     })
 
+    const iso = (value: string | Date | null | undefined) => (value ? new Date(value).toISOString() : null)
+    const itemTitles = new Map((o.items ?? []).flatMap((item) => (item ? [[item.id, item.title] as const] : [])))
+    const family = reasonFamilyOf(row.reason_code, row.card_type)
     const name = (address?: { first_name?: string | null; last_name?: string | null } | null) =>
       [address?.first_name, address?.last_name].filter(Boolean).join(" ") || null
     const packInput: EvidencePackInput = {
@@ -178,7 +233,7 @@ export const prepareEvidencePackStep = createStep(
         currencyCode: currency,
         items: (o.items ?? []).flatMap((item) =>
           item
-            ? [{ title: item.title, variant: item.variant_title, sku: item.variant_sku, quantity: item.quantity, unitPrice: money(item.unit_price), total: money(item.total) }]
+            ? [{ title: item.title, description: item.product_description, variant: item.variant_title, sku: item.variant_sku, quantity: item.quantity, unitPrice: money(item.unit_price), total: money(item.total) }]
             : []
         ),
         subtotal: money(o.subtotal),
@@ -224,6 +279,39 @@ export const prepareEvidencePackStep = createStep(
               },
             ]
           : []
+      ),
+      family,
+      fulfillments: (o.fulfillments ?? []).flatMap((f) =>
+        f
+          ? [
+              {
+                id: f.id,
+                carrier: [f.shipping_option?.name, f.provider_id ? `(${f.provider_id})` : null].filter(Boolean).join(" ") || null,
+                trackingNumbers: (f.labels ?? []).flatMap((label) => (label?.tracking_number ? [label.tracking_number] : [])),
+                packedAt: iso(f.packed_at),
+                shippedAt: iso(f.shipped_at),
+                deliveredAt: iso(f.delivered_at),
+                canceledAt: iso(f.canceled_at),
+                items: (f.items ?? []).flatMap((item) => (item ? [`${item.title ?? "Item"} x ${item.quantity}`] : [])),
+              },
+            ]
+          : []
+      ),
+      returns: (o.returns ?? []).flatMap((r) =>
+        r
+          ? [
+              {
+                id: r.id,
+                status: r.status,
+                requestedAt: iso(r.requested_at),
+                receivedAt: iso(r.received_at),
+                items: (r.items ?? []).flatMap((item) => (item ? [`${itemTitles.get(item.item_id) ?? item.item_id} x ${item.quantity}`] : [])),
+              },
+            ]
+          : []
+      ),
+      refunds: (payment?.refunds ?? []).flatMap((refund) =>
+        refund ? [{ amount: money(refund.amount), createdAt: iso(refund.created_at), note: refund.note }] : []
       ),
     }
     const pack = await buildEvidencePack(packInput, { maxBytes: service.getSettings().max_document_bytes })

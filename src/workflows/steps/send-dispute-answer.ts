@@ -4,6 +4,7 @@ import { DisputeGatewayConfigurationError, DisputeGatewayRefusal } from "../../p
 import type { DisputeCaseRecord } from "../../processors/types"
 import type { DisputeAction } from "../../modules/servicescan/lifecycle/dispute-case"
 import { reconcileWithProcessor } from "../../modules/servicescan/lifecycle/dispute-case"
+import { reasonFamilyOf } from "../../lib/reason-family"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
 import type { DisputeCaseRow } from "../../modules/servicescan/types"
 
@@ -51,7 +52,7 @@ export const sendDisputeAnswerStep = createStep(
         }
       }
       if (input.action === "represent") {
-        await gateway.represent(input.case.case_id, { note: input.note })
+        await gateway.represent(input.case.case_id, { note: input.note, reasonFamily: reasonFamilyOf(input.case.reason_code, input.case.card_type) })
       } else {
         await gateway.acceptLiability(input.case.case_id, { note: input.note })
       }
