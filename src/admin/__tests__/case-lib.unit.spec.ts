@@ -169,6 +169,7 @@ describe("when an answer is possible", () => {
     expect(responseAvailability(state, "represent", { evidence: "pending", today: TODAY })).toEqual({
       allowed: false,
       reason: "The evidence is not ready: ServiceScan has not returned its verdict yet.",
+      key: "evidencePending",
     })
     expect(responseAvailability(state, "represent", { evidence: "none", today: TODAY }).allowed).toBe(false)
     expect(responseAvailability(state, "accept", { evidence: "none", today: TODAY })).toEqual({ allowed: true })

@@ -1,11 +1,12 @@
 import { ArrowPath, ArrowUpRightOnBox, CheckCircle, PaperClip, XCircle, XMark } from "@medusajs/icons"
 import { Button, Container, Heading, Text, toast, usePrompt } from "@medusajs/ui"
+import type { TFunction } from "i18next"
 import { useMemo, useState } from "react"
 import { Link } from "react-router-dom"
 import { errorMessage } from "../lib/errors"
 import { formatDateTime, formatMoney, gatewayDisplayName, humanize } from "../lib/format"
 import { useServiceScanTranslation } from "../lib/i18n"
-import { chargebackDisplayView } from "../lib/status-meanings"
+import { CASE_DRIVEN_STATUSES, chargebackDisplayView } from "../lib/status-meanings"
 import { useCheckChargeback, useSetChargebackOutcome, type CheckSummary } from "../lib/queries"
 import type { Chargeback, ChargebackOutcome } from "../lib/types"
 import { ActionMenu } from "./action-menu"
@@ -20,33 +21,35 @@ import { ChargebackStatusBadge } from "./status-badges"
 
 const FINAL = new Set(["won", "lost", "closed"])
 
-const OUTCOME_TEXT: Record<ChargebackOutcome, { label: string; done: string }> = {
-  won: { label: "Mark as won", done: "Marked as won" },
-  lost: { label: "Mark as lost", done: "Marked as lost" },
-  closed: { label: "Close without decision", done: "Closed" },
+/** Keys under `case.actions`: the menu item, its toast and its confirmation. */
+const OUTCOME_KEYS: Record<ChargebackOutcome, { label: string; done: string; confirm: string }> = {
+  won: { label: "case.actions.markWon", done: "case.actions.doneWon", confirm: "case.actions.confirmOutcomeWon" },
+  lost: { label: "case.actions.markLost", done: "case.actions.doneLost", confirm: "case.actions.confirmOutcomeLost" },
+  closed: { label: "case.actions.markClosed", done: "case.actions.doneClosed", confirm: "case.actions.confirmOutcomeClosed" },
 }
 
-/** A toast for "check now" that says what actually happened, not just "done". */
-export function describeCheck(summary: CheckSummary | undefined): { title: string; description: string; tone: "success" | "info" | "warning" } {
+const CASE_DRIVEN = new Set<string>(CASE_DRIVEN_STATUSES)
+
+/** A toast for "check now" that says what actually happened, not just "done", in the admin's language. */
+export function describeCheck(
+  summary: CheckSummary | undefined,
+  t: TFunction
+): { title: string; description: string; tone: "success" | "info" | "warning" } {
   const s = summary ?? {}
   const errors = (s.errors ?? 0) + (s.submission_errors ?? 0)
   if (errors > 0) {
-    return {
-      tone: "warning",
-      title: "Checked, with errors",
-      description: `${errors} call${errors === 1 ? "" : "s"} to ServiceScan failed; the proof request shows the error and is retried automatically.`,
-    }
+    return { tone: "warning", title: t("case.actions.check.errorsTitle"), description: t("case.actions.check.errors", { count: errors }) }
   }
   if ((s.completed ?? 0) > 0) {
-    return { tone: "success", title: "Evidence received", description: "ServiceScan returned its verdict on the scans." }
+    return { tone: "success", title: t("case.actions.check.receivedTitle"), description: t("case.actions.check.received") }
   }
   if ((s.submitted ?? 0) > 0) {
-    return { tone: "success", title: "Sent to ServiceScan", description: "The scans were submitted; the verdict usually takes a few hours." }
+    return { tone: "success", title: t("case.actions.check.sentTitle"), description: t("case.actions.check.sent") }
   }
   if ((s.still_pending ?? 0) > 0) {
-    return { tone: "info", title: "Still pending", description: "ServiceScan has not finished; it is checked again automatically." }
+    return { tone: "info", title: t("case.actions.check.pendingTitle"), description: t("case.actions.check.pending") }
   }
-  return { tone: "info", title: "Up to date", description: "There was nothing waiting on ServiceScan." }
+  return { tone: "info", title: t("case.actions.check.upToDateTitle"), description: t("case.actions.check.upToDate") }
 }
 
 type ChargebackSectionProps = {
@@ -84,23 +87,27 @@ export const ChargebackSection = ({
   const unconfirmed = proofRequests.some((pr) => pr.status === "submitting" || pr.status === "failed")
   // The same status as the list's, following the case: lib/status-meanings.ts.
   const statusView = chargebackDisplayView(chargeback)
+  const statusMeaning = CASE_DRIVEN.has(statusView.status)
+    ? t(`case.responseMeaning.${statusView.status}`, { defaultValue: statusView.description })
+    : statusView.status !== chargeback.status
+      ? t(`case.outcomeMeaning.${statusView.status}`, { defaultValue: statusView.description })
+      : t(`case.chargebackMeaning.${statusView.status}`, { defaultValue: statusView.description })
 
   const runCheck = (resubmit: boolean) =>
     check.mutate(resubmit ? { resubmit: true } : undefined, {
       onSuccess: ({ check: summary }) => {
-        const view = describeCheck(summary)
+        const view = describeCheck(summary, t)
         toast[view.tone](view.title, { description: view.description })
       },
-      onError: (error) => toast.error("Check failed", { description: errorMessage(error) }),
+      onError: (error) => toast.error(t("case.actions.checkFailed"), { description: errorMessage(error) }),
     })
 
   const resubmit = async () => {
     const confirmed = await prompt({
-      title: "Resubmit to ServiceScan?",
-      description:
-        "ServiceScan's answer to the earlier submission was lost or it refused it, so it may already hold this request. Resubmitting can create a second proof request for the same scans. That is harmless, but do it only if the request does not turn pending.",
-      confirmText: "Resubmit",
-      cancelText: "Cancel",
+      title: t("case.actions.resubmitTitle"),
+      description: t("case.actions.resubmitDescription"),
+      confirmText: t("case.actions.resubmitConfirm"),
+      cancelText: t("case.actions.cancel"),
       variant: "confirmation",
     })
     if (confirmed) {
@@ -110,18 +117,19 @@ export const ChargebackSection = ({
 
   const setOutcome = async (value: ChargebackOutcome) => {
     const confirmed = await prompt({
-      title: `${OUTCOME_TEXT[value].label}?`,
-      description: `Chargeback ${chargeback.external_id} will be ${value === "closed" ? "closed" : `marked as ${value}`}. Evidence that arrives later is still recorded but no longer changes its status.`,
-      confirmText: "Confirm",
-      cancelText: "Cancel",
+      title: `${t(OUTCOME_KEYS[value].label)}?`,
+      description: t(OUTCOME_KEYS[value].confirm, { id: chargeback.external_id }),
+      confirmText: t("case.actions.confirm"),
+      cancelText: t("case.actions.cancel"),
       variant: "confirmation",
     })
     if (!confirmed) {
       return
     }
     outcome.mutate(value, {
-      onSuccess: () => toast.success(OUTCOME_TEXT[value].done, { description: `Chargeback ${chargeback.external_id}` }),
-      onError: (error) => toast.error("Could not set the outcome", { description: errorMessage(error) }),
+      onSuccess: () =>
+        toast.success(t(OUTCOME_KEYS[value].done), { description: t("case.actions.chargebackId", { id: chargeback.external_id }) }),
+      onError: (error) => toast.error(t("case.actions.outcomeFailed"), { description: errorMessage(error) }),
     })
   }
 
@@ -136,7 +144,7 @@ export const ChargebackSection = ({
             <ChargebackStatusBadge chargeback={chargeback} />
           </div>
           <Text size="small" className="text-ui-fg-subtle">
-            {statusView.description}
+            {statusMeaning}
           </Text>
         </div>
         <div className="flex shrink-0 items-center gap-x-2">
@@ -161,7 +169,7 @@ export const ChargebackSection = ({
                   : []),
               ],
               (["won", "lost", "closed"] as const).map((value) => ({
-                label: OUTCOME_TEXT[value].label,
+                label: t(OUTCOME_KEYS[value].label),
                 icon: value === "won" ? <CheckCircle /> : value === "lost" ? <XCircle /> : <XMark />,
                 onClick: () => void setOutcome(value),
                 disabled: chargeback.status === value || outcome.isPending,
@@ -181,7 +189,7 @@ export const ChargebackSection = ({
             ? [chargeback.reason, chargeback.reason_code ? t("chargeback.reasonCode", { code: chargeback.reason_code }) : null]
                 .filter(Boolean)
                 .join(" · ")
-            : "–"}
+            : t("common.none")}
         </Fact>
         <Fact label={t("chargeback.facts.recorded")}>
           {formatDateTime(chargeback.created_at, i18n.language)}

@@ -1,5 +1,6 @@
 import { Alert, Badge, Button, Copy, Heading, StatusBadge, Text, toast, usePrompt } from "@medusajs/ui"
 import { useId, useState } from "react"
+import { REASON_FAMILY_LABELS, reasonFamilyOf } from "../../lib/reason-family"
 import { responseAvailability, evidenceState, type Availability } from "../lib/case-actions"
 import { errorMessage } from "../lib/errors"
 import {
@@ -17,6 +18,7 @@ import {
   responseStatusLabel,
   todayUtc,
 } from "../lib/format"
+import { useServiceScanTranslation } from "../lib/i18n"
 import { useRespondToDispute } from "../lib/queries"
 import type { Chargeback, DisputeAction, DisputeActivity, DisputeCase } from "../lib/types"
 import { EvidencePackDownload } from "./evidence-pack-download"
@@ -42,6 +44,8 @@ type DisputeCasePanelProps = {
  */
 export const DisputeCasePanel = ({ chargeback, disputeCase, headingLevel = "h3", today }: DisputeCasePanelProps) => {
   const prompt = usePrompt()
+  const { t, i18n } = useServiceScanTranslation()
+  const lng = i18n.language
   const headingId = useId()
   const reasonsId = useId()
   const [actionError, setActionError] = useState<string | null>(null)
@@ -55,23 +59,44 @@ export const DisputeCasePanel = ({ chargeback, disputeCase, headingLevel = "h3",
   const outcome = caseOutcomeLabel(disputeCase.outcome)
   const queue = queueView(disputeCase.queue, disputeCase.awaiting_merchant, disputeCase.gateway)
   const countdown = OPEN_RESPONSES.has(disputeCase.response_status) ? replyByCountdown(disputeCase.reply_by, day) : null
+  const countdownLabel = countdown
+    ? countdown.label === "passed"
+      ? t("case.countdown.passed")
+      : countdown.label === "due today"
+        ? t("case.countdown.today")
+        : t("case.countdown.days", { count: countdown.days })
+    : null
+  const responseLabel = t(`case.response.${disputeCase.response_status}`, { defaultValue: response.label })
+  const responseMeaning = t(`case.responseMeaning.${disputeCase.response_status}`, { defaultValue: response.description })
+  const outcomeLabel = disputeCase.outcome
+    ? t(`case.outcome.${disputeCase.outcome}`, { defaultValue: outcome.label })
+    : t("case.outcome.undecided")
+  const queueLabel = disputeCase.awaiting_merchant
+    ? t("case.queue.waiting")
+    : queue.processorQueue?.toLowerCase() === "merchant assumed"
+      ? t("case.queue.merchantAssumed")
+      : queue.processorQueue?.toLowerCase() === "network assumed"
+        ? t("case.queue.networkAssumed")
+        : queue.processorQueue
+          ? t("case.queue.withGateway", { gateway })
+          : t("case.queue.unknown")
   const activities = disputeCase.activities?.items ?? []
-  const amount = formatMoney(disputeCase.amount, disputeCase.currency_code)
+  const amount = formatMoney(disputeCase.amount, disputeCase.currency_code, lng)
 
   const run = async (action: DisputeAction) => {
     const texts =
       action === "represent"
         ? {
-            title: `Send evidence to ${gateway}?`,
-            description: `The evidence pack (the order, the payment, ServiceScan's verdicts and the images of the scans worth disputing) is uploaded to case ${disputeCase.case_id}, and the chargeback of ${amount} is represented with it. This cannot be undone.`,
-            confirmText: "Send evidence",
+            title: t("case.confirm.representTitle", { gateway }),
+            description: t("case.confirm.representDescription", { id: disputeCase.case_id, amount }),
+            confirmText: t("case.confirm.representConfirm"),
           }
         : {
-            title: "Accept liability?",
-            description: `You accept chargeback case ${disputeCase.case_id} at ${gateway}: the ${amount} stays with the cardholder and the case closes against you. This cannot be undone.`,
-            confirmText: "Accept liability",
+            title: t("case.confirm.acceptTitle"),
+            description: t("case.confirm.acceptDescription", { id: disputeCase.case_id, gateway, amount }),
+            confirmText: t("case.confirm.acceptConfirm"),
           }
-    const confirmed = await prompt({ ...texts, cancelText: "Cancel", variant: action === "accept" ? "danger" : "confirmation" })
+    const confirmed = await prompt({ ...texts, cancelText: t("case.confirm.cancel"), variant: action === "accept" ? "danger" : "confirmation" })
     if (!confirmed) {
       return
     }
@@ -79,14 +104,16 @@ export const DisputeCasePanel = ({ chargeback, disputeCase, headingLevel = "h3",
     respond.mutate(action, {
       onSuccess: () =>
         action === "represent"
-          ? toast.success(`Evidence sent to ${gateway}`, {
-              description: `Case ${disputeCase.case_id} was represented with the evidence pack.`,
+          ? toast.success(t("case.toast.represented", { gateway }), {
+              description: t("case.toast.representedDescription", { id: disputeCase.case_id }),
             })
-          : toast.success("Liability accepted", { description: `Case ${disputeCase.case_id} at ${gateway}.` }),
+          : toast.success(t("case.toast.accepted"), {
+              description: t("case.toast.acceptedDescription", { id: disputeCase.case_id, gateway }),
+            }),
       onError: (error) => {
         const message = errorMessage(error)
         setActionError(message)
-        toast.error(action === "represent" ? "Could not send the evidence" : "Could not accept liability", {
+        toast.error(action === "represent" ? t("case.toast.representFailed") : t("case.toast.acceptFailed"), {
           description: message,
         })
       },
@@ -95,47 +122,58 @@ export const DisputeCasePanel = ({ chargeback, disputeCase, headingLevel = "h3",
 
   // Each refusal once, even when both buttons share it (answered, too late, not our move).
   const reasons = [
-    ...new Set([represent, accept].filter((a): a is Extract<Availability, { allowed: false }> => !a.allowed).map((a) => a.reason)),
+    ...new Set(
+      [represent, accept]
+        .filter((a): a is Extract<Availability, { allowed: false }> => !a.allowed)
+        .map((a) => t(`case.refusal.${a.key}`, { ...a.params, defaultValue: a.reason }))
+    ),
   ]
   const reasonId = (availability: Availability) =>
-    availability.allowed ? undefined : `${reasonsId}-${reasons.indexOf(availability.reason)}`
+    availability.allowed
+      ? undefined
+      : `${reasonsId}-${reasons.indexOf(t(`case.refusal.${availability.key}`, { ...availability.params, defaultValue: availability.reason }))}`
 
   return (
     <section className="flex flex-col gap-y-4 px-6 py-4" aria-labelledby={headingId} data-testid="dispute-case">
       <div className="flex flex-col gap-y-1">
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
           <Heading level={headingLevel} id={headingId} className="txt-compact-medium-plus">
-            {gateway} case {disputeCase.case_id}
+            {t("case.heading", { gateway, id: disputeCase.case_id })}
           </Heading>
-          <Copy content={disputeCase.case_id} aria-label={`Copy case id ${disputeCase.case_id}`} />
+          <Copy content={disputeCase.case_id} aria-label={t("case.copyId", { id: disputeCase.case_id })} />
           <StatusBadge color={response.color} className="whitespace-nowrap" data-testid="response-status">
-            {response.label}
+            {responseLabel}
           </StatusBadge>
           {disputeCase.outcome && (
             <StatusBadge color={outcome.color} className="whitespace-nowrap">
-              {outcome.label}
+              {outcomeLabel}
             </StatusBadge>
           )}
         </div>
         <Text size="small" className="text-ui-fg-subtle">
-          {response.description}
+          {responseMeaning}
         </Text>
       </div>
 
       <dl className="grid grid-cols-1 gap-x-4 gap-y-3 sm:grid-cols-3">
-        <Fact label="Cycle">{disputeCase.cycle ?? "–"}</Fact>
-        <Fact label="Reason">
+        <Fact label={t("case.facts.cycle")}>{disputeCase.cycle ?? "–"}</Fact>
+        <Fact label={t("case.facts.reason")}>
           {disputeCase.reason_code || disputeCase.reason_description
             ? [disputeCase.reason_code, disputeCase.reason_description].filter(Boolean).join(" · ")
             : "–"}
         </Fact>
-        <Fact label="Reply by">
+        <Fact label={t("case.facts.reasonFamily")}>
+          {t(`case.family.${reasonFamilyOf(disputeCase.reason_code, disputeCase.card_type)}`, {
+            defaultValue: REASON_FAMILY_LABELS[reasonFamilyOf(disputeCase.reason_code, disputeCase.card_type)],
+          })}
+        </Fact>
+        <Fact label={t("case.facts.replyBy")}>
           {disputeCase.reply_by ? (
             <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
-              <span>{formatDay(disputeCase.reply_by)}</span>
+              <span>{formatDay(disputeCase.reply_by, lng)}</span>
               {countdown && (
                 <Badge size="2xsmall" color={countdown.color} data-testid="reply-by-countdown">
-                  {countdown.label}
+                  {countdownLabel}
                 </Badge>
               )}
             </span>
@@ -143,28 +181,28 @@ export const DisputeCasePanel = ({ chargeback, disputeCase, headingLevel = "h3",
             "–"
           )}
         </Fact>
-        <Fact label="Queue">
+        <Fact label={t("case.facts.queue")}>
           <span className="inline-flex flex-wrap items-center gap-x-1">
-            <span>{queue.label}</span>{" "}
+            <span>{queueLabel}</span>{" "}
             {queue.processorQueue && (
-              <span className="text-ui-fg-muted" title={`${gateway}'s queue`}>
+              <span className="text-ui-fg-muted" title={t("case.queue.processorQueue", { gateway })}>
                 ({queue.processorQueue})
               </span>
             )}
           </span>
         </Fact>
-        <Fact label="Our answer">
-          {response.label}
+        <Fact label={t("case.facts.ourAnswer")}>
+          {responseLabel}
           {disputeCase.represented_at
-            ? ` · ${formatDateTime(disputeCase.represented_at)}`
+            ? ` · ${formatDateTime(disputeCase.represented_at, lng)}`
             : disputeCase.liability_accepted_at
-              ? ` · ${formatDateTime(disputeCase.liability_accepted_at)}`
+              ? ` · ${formatDateTime(disputeCase.liability_accepted_at, lng)}`
               : ""}
         </Fact>
-        <Fact label="Network's decision">{outcome.label}</Fact>
-        <Fact label="Disputed at the processor">{amount}</Fact>
-        <Fact label="Card">{cardLabel(disputeCase.card_type, disputeCase.card_last4)}</Fact>
-        <Fact label="Processor transaction">
+        <Fact label={t("case.facts.decision")}>{outcomeLabel}</Fact>
+        <Fact label={t("case.facts.disputedAmount")}>{amount}</Fact>
+        <Fact label={t("case.facts.card")}>{cardLabel(disputeCase.card_type, disputeCase.card_last4)}</Fact>
+        <Fact label={t("case.facts.transaction")}>
           <span className="font-mono">{disputeCase.processor_transaction_id ?? "–"}</span>
         </Fact>
       </dl>
@@ -172,7 +210,7 @@ export const DisputeCasePanel = ({ chargeback, disputeCase, headingLevel = "h3",
       {disputeCase.response_error && (
         <Alert variant="error">
           <Text size="small" leading="compact">
-            <span className="font-medium">The last answer to {gateway} failed:</span> {disputeCase.response_error}
+            <span className="font-medium">{t("case.lastAnswerFailed", { gateway })}</span> {disputeCase.response_error}
           </Text>
         </Alert>
       )}
@@ -191,7 +229,7 @@ export const DisputeCasePanel = ({ chargeback, disputeCase, headingLevel = "h3",
             aria-describedby={reasonId(represent)}
             onClick={() => void run("represent")}
           >
-            Send evidence to {gateway}
+            {t("case.sendEvidence", { gateway })}
           </Button>
           <Button
             size="small"
@@ -201,11 +239,11 @@ export const DisputeCasePanel = ({ chargeback, disputeCase, headingLevel = "h3",
             aria-describedby={reasonId(accept)}
             onClick={() => void run("accept")}
           >
-            Accept liability
+            {t("case.acceptLiability")}
           </Button>
         </div>
         {reasons.length > 0 && (
-          <ul className="flex flex-col gap-y-0.5" aria-label="Why some answers are not possible">
+          <ul className="flex flex-col gap-y-0.5" aria-label={t("case.whyNot")}>
             {reasons.map((reason, index) => (
               <li key={reason}>
                 <Text id={`${reasonsId}-${index}`} size="xsmall" leading="compact" className="text-ui-fg-subtle">
@@ -217,9 +255,9 @@ export const DisputeCasePanel = ({ chargeback, disputeCase, headingLevel = "h3",
         )}
         {disputeCase.pack_generated_at && (
           <Text size="xsmall" leading="compact" className="text-ui-fg-muted">
-            Evidence pack made {formatDateTime(disputeCase.pack_generated_at)}
-            {disputeCase.pack_bytes ? `, ${formatBytes(disputeCase.pack_bytes)}` : ""}
-            {disputeCase.pack_downscaled ? `. Its images were reduced to fit ${gateway}'s size limit (the pack says so).` : "."}
+            {t("case.packInfo.made", { when: formatDateTime(disputeCase.pack_generated_at, lng) })}
+            {disputeCase.pack_bytes ? t("case.packInfo.size", { size: formatBytes(disputeCase.pack_bytes) }) : ""}
+            {disputeCase.pack_downscaled ? t("case.packInfo.downscaled", { gateway }) : t("case.packInfo.end")}
           </Text>
         )}
         {actionError && (
@@ -234,28 +272,34 @@ export const DisputeCasePanel = ({ chargeback, disputeCase, headingLevel = "h3",
   )
 }
 
-const CaseTimeline = ({ activities, gateway, caseId }: { activities: DisputeActivity[]; gateway: string; caseId: string }) => (
+const CaseTimeline = ({ activities, gateway, caseId }: { activities: DisputeActivity[]; gateway: string; caseId: string }) => {
+  const { t } = useServiceScanTranslation()
+  return (
   <div className="flex flex-col gap-y-2">
     <Text size="small" leading="compact" weight="plus">
-      Activity at {gateway}
+      {t("case.activity.heading", { gateway })}
     </Text>
     {activities.length === 0 ? (
       <Text size="small" className="text-ui-fg-muted">
-        {gateway} reported no activity on this case yet.
+        {t("case.activity.none", { gateway })}
       </Text>
     ) : (
-      <ol className="flex flex-col" aria-label={`Activity on case ${caseId}, newest first`}>
+      <ol className="flex flex-col" aria-label={t("case.activity.listLabel", { id: caseId })}>
         {activities.map((activity, index) => (
           <TimelineItem key={`${activity.date}-${activity.type}-${index}`} activity={activity} last={index === activities.length - 1} />
         ))}
       </ol>
     )}
   </div>
-)
+  )
+}
 
 const TimelineItem = ({ activity, last }: { activity: DisputeActivity; last: boolean }) => {
-  const label = activityTypeLabel(activity.type)
+  const { t, i18n } = useServiceScanTranslation()
   const own = activity.type.trim()
+  const typeKey = own.replace(/\s+/g, "_").toLowerCase()
+  // A type this build does not know is shown as the processor wrote it (activityTypeLabel's English otherwise).
+  const label = own ? t(`case.activity.types.${typeKey}`, { defaultValue: activityTypeLabel(activity.type) }) : t("case.activity.fallback")
   return (
     <li className="relative flex gap-x-3 pb-3" data-testid="case-activity">
       {/* The rail and dot: decoration, the list's order carries the sequence. */}
@@ -275,12 +319,12 @@ const TimelineItem = ({ activity, last }: { activity: DisputeActivity; last: boo
           )}
         </div>
         <Text size="xsmall" leading="compact" className="text-ui-fg-subtle">
-          <time dateTime={activity.date}>{formatDay(activity.date)}</time>
+          <time dateTime={activity.date}>{formatDay(activity.date, i18n.language)}</time>
           {activity.fromQueue || activity.toQueue
             ? ` · ${activity.fromQueue ?? "–"} → ${activity.toQueue ?? "–"}`
             : ""}
           {activity.settlementAmountMinor !== undefined && activity.settlementAmountMinor !== null && activity.settlementCurrencyCode
-            ? ` · ${formatMinorMoney(activity.settlementAmountMinor, activity.settlementCurrencyCode)}`
+            ? ` · ${formatMinorMoney(activity.settlementAmountMinor, activity.settlementCurrencyCode, i18n.language)}`
             : ""}
         </Text>
         {activity.notes && (

@@ -2,6 +2,7 @@ import { ArrowDownTray, Spinner } from "@medusajs/icons"
 import { Button, toast } from "@medusajs/ui"
 import { useState, type MouseEvent } from "react"
 import { errorMessage } from "../lib/errors"
+import { useServiceScanTranslation } from "../lib/i18n"
 import { evidencePackUrl } from "../lib/queries"
 
 /** The file name from `Content-Disposition: attachment; filename="…"`, if any. */
@@ -59,6 +60,7 @@ async function fetchPack(chargebackId: string, fallbackName: string): Promise<vo
  * with a click that reports failures in words.
  */
 export const EvidencePackDownload = ({ chargebackId, fileName }: { chargebackId: string; fileName: string }) => {
+  const { t } = useServiceScanTranslation()
   const [pending, setPending] = useState(false)
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     // A modified click (new tab, save as) is the browser's business.
@@ -71,9 +73,9 @@ export const EvidencePackDownload = ({ chargebackId, fileName }: { chargebackId:
     }
     setPending(true)
     fetchPack(chargebackId, fileName)
-      .then(() => toast.success("Evidence pack downloaded", { description: fileName }))
+      .then(() => toast.success(t("case.pack.downloaded"), { description: fileName }))
       .catch((error: unknown) =>
-        toast.error("Could not download the evidence pack", {
+        toast.error(t("case.pack.downloadFailed"), {
           description: errorMessage(error, "The evidence pack could not be downloaded."),
         })
       )
@@ -84,7 +86,7 @@ export const EvidencePackDownload = ({ chargebackId, fileName }: { chargebackId:
     <Button size="small" variant="secondary" asChild>
       <a href={evidencePackUrl(chargebackId)} download={fileName} onClick={onClick} aria-busy={pending || undefined}>
         {pending ? <Spinner className="animate-spin" aria-hidden /> : <ArrowDownTray aria-hidden />}
-        Download evidence pack
+        {t("case.pack.download")}
       </a>
     </Button>
   )

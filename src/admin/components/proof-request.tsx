@@ -1,8 +1,31 @@
 import { Text } from "@medusajs/ui"
+import type { TFunction } from "i18next"
 import { formatDateTime, formatRelative, proofRequestStatusLabel } from "../lib/format"
+import { useServiceScanTranslation } from "../lib/i18n"
 import type { ProofRequest, ScanEvidence, ScanSource } from "../lib/types"
 import { ScanRow } from "./scan-evidence"
 import { ProofRequestStatusBadge } from "./status-badges"
+
+/** The state line in the admin's language (`case.proof`); the English one is {@link proofRequestStateText}. */
+function proofRequestStateLine(pr: ProofRequest, t: TFunction, locale: string, now: Date = new Date()): string {
+  const next = pr.next_poll_at
+    ? { relative: formatRelative(pr.next_poll_at, now, locale), when: formatDateTime(pr.next_poll_at, locale) }
+    : null
+  switch (pr.status) {
+    case "pending":
+      return next ? t("case.proof.waitingNext", next) : t("case.proof.waiting")
+    case "to_submit":
+      return next ? t("case.proof.notSentNext", next) : t("case.proof.notSent")
+    case "complete":
+      return pr.completed_at ? t("case.proof.completedAt", { when: formatDateTime(pr.completed_at, locale) }) : t("case.proof.completed")
+    case "failed":
+      return t("case.proof.refused")
+    case "submitting":
+      return t("case.proof.unconfirmed")
+    default:
+      return proofRequestStateText(pr, now)
+  }
+}
 
 /** One line that says where the request stands and when something happens next. */
 export function proofRequestStateText(pr: ProofRequest, now: Date = new Date()): string {
@@ -52,22 +75,23 @@ type ProofRequestBlockProps = {
 }
 
 export const ProofRequestBlock = ({ proofRequest, now, sources }: ProofRequestBlockProps) => {
+  const { t, i18n } = useServiceScanTranslation()
   const scans = [...scansOf(proofRequest)].sort(byVerdict)
   const complete = proofRequest.status === "complete"
   const hasError = Boolean(proofRequest.last_error) && proofRequest.status !== "complete"
   return (
-    <section className="flex flex-col gap-y-2 px-6 py-4" aria-label={`Proof request ${proofRequest.id}`}>
+    <section className="flex flex-col gap-y-2 px-6 py-4" aria-label={t("case.proof.label", { id: proofRequest.id })}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div className="flex min-w-0 items-center gap-x-2">
           <Text size="small" leading="compact" weight="plus">
-            Proof request
+            {t("case.proof.heading")}
           </Text>
           {proofRequest.remote_id && (
             <Text
               size="xsmall"
               leading="compact"
               className="text-ui-fg-muted truncate font-mono"
-              title="ServiceScan's id for this proof request"
+              title={t("case.proof.remoteIdTitle")}
             >
               {proofRequest.remote_id}
             </Text>
@@ -76,16 +100,18 @@ export const ProofRequestBlock = ({ proofRequest, now, sources }: ProofRequestBl
         <ProofRequestStatusBadge status={proofRequest.status} />
       </div>
       <Text size="small" className="text-ui-fg-subtle">
-        {proofRequestStateText(proofRequest, now)}
+        {proofRequestStateLine(proofRequest, t, i18n.language, now)}
       </Text>
       {hasError && (
         <Text size="small" className="text-ui-fg-error" role="status">
-          Last error{proofRequest.attempts > 0 ? ` (after ${proofRequest.attempts} failed ${proofRequest.attempts === 1 ? "attempt" : "attempts"})` : ""}:{" "}
+          {proofRequest.attempts > 0
+            ? t("case.proof.lastErrorAfter", { count: proofRequest.attempts })
+            : t("case.proof.lastError")}{" "}
           {proofRequest.last_error}
         </Text>
       )}
       {scans.length > 0 ? (
-        <ul className="divide-y" aria-label="Scans">
+        <ul className="divide-y" aria-label={t("case.proof.scans")}>
           {scans.map((scan) => (
             <ScanRow
               key={scan.id ?? scan.scan_id}
@@ -97,7 +123,7 @@ export const ProofRequestBlock = ({ proofRequest, now, sources }: ProofRequestBl
         </ul>
       ) : (
         <Text size="small" className="text-ui-fg-muted">
-          No scans in this request.
+          {t("case.proof.noScans")}
         </Text>
       )}
     </section>

@@ -5,6 +5,7 @@ import { Link } from "react-router-dom"
 import { groundTruthLabel, shortId } from "../lib/format"
 import { scanImageUrl } from "../lib/queries"
 import { errorMessage } from "../lib/errors"
+import { useServiceScanTranslation } from "../lib/i18n"
 import type { ScanEvidence, ScanSource } from "../lib/types"
 
 /** The alt text of a scan's image: what it is and what the service concluded. */
@@ -206,7 +207,22 @@ export const ScanSourceNote = ({ source }: { source: ScanSource }) => {
 
 /** One scan: its id, the service's verdict in plain words, and for worthwhile scans the image. */
 export const ScanRow = ({ scan, proofComplete, source }: ScanRowProps) => {
-  const view = groundTruthLabel(scan.ground_truth, proofComplete)
+  const { t } = useServiceScanTranslation()
+  const english = groundTruthLabel(scan.ground_truth, proofComplete)
+  // The same verdict, worded in the admin's language (`case.scan`); the English words stay the fallback.
+  const wording =
+    english.verdict === "valid"
+      ? "worth"
+      : english.verdict === "invalid"
+        ? "fraud"
+        : proofComplete
+          ? "notReported"
+          : "awaiting"
+  const view = {
+    ...english,
+    label: t(`case.scan.${wording}`, { defaultValue: english.label }),
+    description: t(`case.scan.${wording}Description`, { defaultValue: english.description }),
+  }
   const archived = Boolean(scan.archived ?? scan.archived_at)
   return (
     <li className="flex items-center gap-x-4 py-3" data-testid="scan-row">
@@ -226,8 +242,8 @@ export const ScanRow = ({ scan, proofComplete, source }: ScanRowProps) => {
             {view.label}
           </Badge>
           {archived && (
-            <Badge size="2xsmall" color="grey" title="A copy is kept in the store's file storage">
-              Archived
+            <Badge size="2xsmall" color="grey" title={t("case.scan.archivedTitle")}>
+              {t("case.scan.archived")}
             </Badge>
           )}
         </div>
@@ -235,7 +251,7 @@ export const ScanRow = ({ scan, proofComplete, source }: ScanRowProps) => {
           <Text size="small" leading="compact" className="text-ui-fg-subtle truncate font-mono" title={scan.scan_id}>
             {scan.scan_id}
           </Text>
-          <Copy content={scan.scan_id} aria-label={`Copy scan id ${shortId(scan.scan_id)}`} />
+          <Copy content={scan.scan_id} aria-label={t("case.scan.copyId", { id: shortId(scan.scan_id) })} />
         </div>
         <Text size="xsmall" leading="compact" className="text-ui-fg-muted">
           {view.description}
@@ -243,7 +259,7 @@ export const ScanRow = ({ scan, proofComplete, source }: ScanRowProps) => {
         {source && <ScanSourceNote source={source} />}
         {scan.archive_error && (
           <Text size="xsmall" leading="compact" className="text-ui-fg-error">
-            Not archived: {scan.archive_error}
+            {t("case.scan.notArchived", { error: scan.archive_error })}
           </Text>
         )}
       </div>

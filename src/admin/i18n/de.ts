@@ -1,4 +1,5 @@
 import { analyticsDe } from "./analytics"
+import { caseDe, settingsDe } from "./case"
 import type { Translations } from "./en"
 
 /** German: every key English has (the type makes a missing one a compile error). */
@@ -166,4 +167,6 @@ export const de: Translations = {
     },
   },
   analytics: analyticsDe,
+  case: caseDe,
+  settings: settingsDe,
 }

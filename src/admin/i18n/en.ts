@@ -1,4 +1,5 @@
 import { analyticsEn } from "./analytics"
+import { caseEn, settingsEn } from "./case"
 
 /**
  * The admin extension's English words, under the `servicescan` namespace.
@@ -169,6 +170,8 @@ export const en = {
     },
   },
   analytics: analyticsEn,
+  case: caseEn,
+  settings: settingsEn,
 }
 
 /** The shape every language must fill: the same keys as English, each a string. */
