@@ -91,7 +91,7 @@ export async function storedCase(container: MedusaContainer, caseId: string): Pr
   return row
 }
 
-type Notification = { id: string; eventCode: string; status: string; pspReference: string }
+type Notification = { id: string; eventCode: string; status: string; pspReference: string; /** The body as sent, signed. */ body: unknown }
 
 /** The sandbox's notifications about a dispute (its outbox). */
 export async function adyenNotifications(pspReference: string): Promise<Notification[]> {

@@ -1,11 +1,17 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { ILockingModule, INotificationModuleService, IPaymentModuleService } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, TestSandbox } from "../helpers/sandbox"
 import { SeededStore, seedStore } from "../helpers/store"
 import { checkoutWithCard } from "../helpers/checkout"
 import { ADYEN, lastSeq, moneyAt, movesSince, PROCESSORS, TestProcessor } from "../helpers/processors"
 import { applyOperationOutcomeWorkflow, AppliedOperationOutcome } from "../../src/workflows/apply-operation-outcome"
 import type { OperationOutcome } from "../../src/processors/types"
+import { applyProcessorEventsWorkflow } from "../../src/workflows/apply-processor-events"
+import { paymentLockKey } from "../../src/providers/servicescan/payment-lock"
+import { SERVICESCAN_MODULE } from "../../src/modules/servicescan"
+import type ServiceScanModuleService from "../../src/modules/servicescan/service"
+import { adyenNotifications, eventually } from "../helpers/disputes"
 
 /**
  * Money moves exactly: what the processor captured and refunded (counted at the sandbox, for
@@ -182,7 +188,21 @@ medusaIntegrationTestRunner({
     describe("asynchronous outcomes (adyen: modifications answer 201 received)", () => {
       type Recorded = { outcome?: string; outcome_reason?: string; cnp_txn_id: string }
       const recorded = async (orderId: string) =>
-        (await orderPayment(orderId)).data as { cnp_txn_id: string; captures: Recorded[]; refunds: Recorded[] }
+        (await orderPayment(orderId)).data as {
+          cnp_txn_id: string
+          status: string
+          captures: Recorded[]
+          refunds: Recorded[]
+          cancellation?: Recorded & { kind: string }
+        }
+      const WEBHOOK_BASIC = `Basic ${Buffer.from("adyen-webhook:demo-webhook-password").toString("base64")}`
+
+      /** The admin's bell: the feed notifications of one failed operation (idempotency key per operation). */
+      const failureAlerts = async (transactionId: string) =>
+        (await getContainer().resolve<INotificationModuleService>(Modules.NOTIFICATION).listNotifications({}, { take: null })).filter(
+          // The DTO's type leaves out the stored idempotency key.
+          (n) => n.channel === "feed" && "idempotency_key" in n && n.idempotency_key === `servicescan:payment_operation.failed:${transactionId}:feed`
+        )
 
       /** Runs the workflow the webhook route runs; the payment's ref is recorded by an order.placed subscriber, so wait for it. */
       async function apply(outcome: OperationOutcome): Promise<AppliedOperationOutcome> {
@@ -230,6 +250,115 @@ medusaIntegrationTestRunner({
         expect(failed).toMatchObject({ effect: "applied", success: false })
         expect((await recorded(orderId)).refunds).toEqual([
           expect.objectContaining({ outcome: "failed", outcome_reason: "Refund failed at the scheme" }),
+        ])
+      })
+
+      it("a reversal Adyen fails (CANCEL_OR_REFUND, action refund) settles the cancellation: captured again, raised once at the bell", async () => {
+        const { orderId, payment } = await order21(ADYEN)
+        expect((await post(`/admin/payments/${payment.id}/capture`, {})).status).toBe(200)
+        // Refunded whole outside Medusa (the Customer Area): Medusa's data does not know, so the cancel below is sent.
+        const outside = await sandboxFetch(`/v71/payments/${payment.data.cnp_txn_id}/refunds`, {
+          body: { merchantAccount: sandbox.demo.adyen.merchantAccount, amount: { value: 2100, currency: "USD" } },
+          headers: { "x-api-key": sandbox.demo.adyen.apiKey },
+        })
+        expect(outside.status).toBe(201)
+        // Cancelling a captured payment goes to /reversals; all of it was refunded, so Adyen refuses it later.
+        const since = await lastSeq(ADYEN)
+        await getContainer().resolve<IPaymentModuleService>(Modules.PAYMENT).cancelPayment(payment.id)
+        const moves = movesSince(await ADYEN.moves(), since)
+        expect(moves).toEqual([expect.objectContaining({ kind: "refund", paymentId: payment.data.cnp_txn_id, ok: false })])
+        const reversal = moves[0].id
+        expect(await recorded(orderId)).toMatchObject({ status: "canceled", cancellation: { kind: "capture", cnp_txn_id: reversal, outcome: "pending" } })
+
+        // Adyen's word, as its webhook delivers it (signed by the sandbox), posted once.
+        const [notification] = await adyenNotifications(reversal)
+        expect(notification).toMatchObject({ eventCode: "CANCEL_OR_REFUND" })
+        const answer = await api.post("/hooks/servicescan/adyen", notification.body, {
+          headers: { authorization: WEBHOOK_BASIC },
+          validateStatus: () => true,
+        })
+        expect(answer.status).toBe(200)
+        await eventually(async () => (await recorded(orderId)).cancellation?.outcome === "failed", "the reversal's outcome to be applied")
+        expect(await recorded(orderId)).toMatchObject({ status: "captured", cancellation: { outcome: "failed" } })
+        await eventually(async () => (await failureAlerts(reversal)).length > 0, "the failure's alert")
+        const [alert] = await failureAlerts(reversal)
+        expect(alert).toMatchObject({ resource_type: "payment", resource_id: payment.id })
+        expect(JSON.stringify(alert.data)).toContain(`The processor failed the cancel ${reversal} of payment ${payment.id} on order #`)
+        // Medusa's own rows are unchanged: one capture of 21.00, no refund.
+        const after = await orderPayment(orderId)
+        expect([minor(after.captures), minor(after.refunds)]).toEqual([2100, 0])
+      })
+
+      it("a capture that succeeded and then failed (CAPTURE_FAILED) stops counting; a late success never undoes it; one alert", async () => {
+        const { orderId, payment } = await order21(ADYEN)
+        expect((await post(`/admin/payments/${payment.id}/capture`, {})).status).toBe(200)
+        const captures = (await ADYEN.moves()).filter((m) => m.kind === "capture" && m.paymentId === payment.data.cnp_txn_id)
+        expect(captures).toEqual([expect.objectContaining({ ok: true, amount: 2100 })])
+        const outcome: OperationOutcome = {
+          operation: "capture",
+          paymentTransactionId: payment.data.cnp_txn_id,
+          transactionId: captures[0].id,
+          success: true,
+          occurredAt: new Date().toISOString(),
+        }
+        expect(await apply(outcome)).toMatchObject({ effect: "applied", success: true })
+        expect(await apply({ ...outcome, success: false, reason: "Capture failed at the scheme" })).toMatchObject({ effect: "applied", success: false })
+        expect(await apply(outcome)).toMatchObject({ effect: "unchanged" })
+        expect(await recorded(orderId)).toMatchObject({ status: "authorized", captures: [{ outcome: "failed", outcome_reason: "Capture failed at the scheme" }] })
+        await eventually(async () => (await failureAlerts(captures[0].id)).length > 0, "the failure's alert")
+        // The same failure delivered again: still one alert.
+        expect(await apply({ ...outcome, success: false, reason: "Capture failed at the scheme" })).toMatchObject({ effect: "unchanged" })
+        await new Promise((resolve) => setTimeout(resolve, 500))
+        expect(await failureAlerts(captures[0].id)).toHaveLength(1)
+      })
+
+      it("an outcome waits for the payment's lock, which the admin's capture and refund routes hold", async () => {
+        const { orderId, payment } = await order21(ADYEN)
+        expect((await post(`/admin/payments/${payment.id}/capture`, { amount: 5 })).status).toBe(200)
+        const capture = (await ADYEN.moves()).find((m) => m.kind === "capture" && m.paymentId === payment.data.cnp_txn_id)
+        const locking = getContainer().resolve<ILockingModule>(Modules.LOCKING)
+        const owner = "money-moves-test"
+        await locking.acquire(paymentLockKey(payment.id), { ownerId: owner, expire: 30 })
+        let settled = false
+        const applying = apply({
+          operation: "capture",
+          paymentTransactionId: payment.data.cnp_txn_id,
+          transactionId: String(capture?.id),
+          success: true,
+          occurredAt: new Date().toISOString(),
+        }).finally(() => (settled = true))
+        await new Promise((resolve) => setTimeout(resolve, 1500))
+        expect(settled).toBe(false)
+        expect((await recorded(orderId)).captures).toEqual([expect.objectContaining({ outcome: "pending" })])
+        await locking.release(paymentLockKey(payment.id), { ownerId: owner })
+        expect(await applying).toMatchObject({ effect: "applied" })
+        expect((await recorded(orderId)).captures).toEqual([expect.objectContaining({ outcome: "succeeded" })])
+      })
+
+      it("a failure no payment records is retried for a day, then kept with why and raised, not dropped", async () => {
+        const service = getContainer().resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
+        const occurredAt = new Date().toISOString()
+        const operation: OperationOutcome = {
+          operation: "refund",
+          paymentTransactionId: "ELSEWHERE0000001",
+          transactionId: "ELSEWHEREREFUND1",
+          success: false,
+          reason: "Refund failed at the scheme",
+          occurredAt,
+        }
+        const [id] = await service.storeProcessorEvents("adyen", [
+          { key: "REFUND:ELSEWHEREREFUND1:false", occurredAt, kind: "operation", operation, data: { eventCode: "REFUND" } },
+        ])
+        await applyProcessorEventsWorkflow(getContainer()).run({ input: { gateway: "adyen", ids: [id] } })
+        expect((await service.listProcessorEvents({ id: [id] }))[0]).toMatchObject({ processed_at: null, error: "no payment records this operation yet" })
+        const dayLater = new Date(Date.now() + 25 * 3600_000).toISOString()
+        await applyProcessorEventsWorkflow(getContainer()).run({ input: { gateway: "adyen", ids: [id], now: dayLater } })
+        const [row] = await service.listProcessorEvents({ id: [id] })
+        expect(row.processed_at).not.toBeNull()
+        expect(row.error).toMatch(/failed refund ELSEWHEREREFUND1, which no payment of this store records/)
+        await eventually(async () => (await failureAlerts("ELSEWHEREREFUND1")).length > 0, "the failure's alert")
+        expect(await failureAlerts("ELSEWHEREREFUND1")).toEqual([
+          expect.objectContaining({ resource_type: "processor_transaction", resource_id: "ELSEWHERE0000001" }),
         ])
       })
     })

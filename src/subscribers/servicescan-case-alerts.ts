@@ -4,12 +4,13 @@ import {
   CaseDecidedEvent,
   CaseDueSoonEvent,
   CaseNeedsAttentionEvent,
+  PaymentOperationFailedEvent,
   ServiceScanEvents,
 } from "../modules/servicescan/types"
 import { sendCaseAlertsWorkflow } from "../workflows/send-case-alerts"
 import type { CaseAlertEvent } from "../workflows/utils/case-alerts"
 
-type AlertEventData = CaseNeedsAttentionEvent | CaseDueSoonEvent | CaseDecidedEvent
+type AlertEventData = CaseNeedsAttentionEvent | CaseDueSoonEvent | CaseDecidedEvent | PaymentOperationFailedEvent
 
 /** The event as the alert workflow takes it, or null for a name this subscriber does not handle. */
 function asAlertEvent(name: string, data: AlertEventData): CaseAlertEvent | null {
@@ -20,13 +21,16 @@ function asAlertEvent(name: string, data: AlertEventData): CaseAlertEvent | null
       return { name, data: data as CaseDueSoonEvent }
     case ServiceScanEvents.CASE_DECIDED:
       return { name, data: data as CaseDecidedEvent }
+    case ServiceScanEvents.PAYMENT_OPERATION_FAILED:
+      return { name, data: data as PaymentOperationFailedEvent }
     default:
       return null
   }
 }
 
 /**
- * Sends each case alert to the admin's bell (the Notification Module's `feed`
+ * Sends each case alert, and each payment operation the processor failed
+ * later, to the admin's bell (the Notification Module's `feed`
  * channel) and, when configured, by email. A store that removed the
  * Notification Module gets none; a failed send is logged, and the event's
  * next delivery sends only what failed (idempotency keys).
@@ -46,5 +50,10 @@ export default async function caseAlertsHandler({ event: { name, data }, contain
 }
 
 export const config: SubscriberConfig = {
-  event: [ServiceScanEvents.CASE_NEEDS_ATTENTION, ServiceScanEvents.CASE_DUE_SOON, ServiceScanEvents.CASE_DECIDED],
+  event: [
+    ServiceScanEvents.CASE_NEEDS_ATTENTION,
+    ServiceScanEvents.CASE_DUE_SOON,
+    ServiceScanEvents.CASE_DECIDED,
+    ServiceScanEvents.PAYMENT_OPERATION_FAILED,
+  ],
 }

@@ -1,5 +1,7 @@
 import { createWorkflow, transform, when, WorkflowData, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { applyOperationOutcomeWorkflow } from "./apply-operation-outcome"
+import { emitEventStep } from "@medusajs/medusa/core-flows"
+import { ServiceScanEvents } from "../modules/servicescan/types"
+import { applyOperationOutcomeWorkflow, paymentOperationFailedEvent } from "./apply-operation-outcome"
 import { importDisputeCasesWorkflow } from "./import-dispute-cases"
 import { markProcessorEventsStep } from "./steps/mark-processor-events"
 import { readProcessorEventsStep } from "./steps/read-processor-events"
@@ -22,7 +24,9 @@ export type ApplyProcessorEventsWorkflowInput = {
  * publishes lists (`importDisputeCasesWorkflow`: matched to its order, a
  * chargeback recorded with its proof request, the timeline, the network's
  * decision); an operation's outcome goes to `applyOperationOutcomeWorkflow`;
- * anything else was stored and stays ignored. The events are marked applied.
+ * anything else was stored and stays ignored. The events are marked applied;
+ * an operation's outcome no payment records waits a day, after which a
+ * failure is marked with why and raised (`servicescan.payment_operation.failed`).
  */
 export const applyProcessorEventsWorkflow = createWorkflow(
   "servicescan-apply-processor-events",
@@ -50,14 +54,27 @@ export const applyProcessorEventsWorkflow = createWorkflow(
           .filter((event, index) => applied?.[index]?.effect === "unmatched" && Date.parse(clock.now) - Date.parse(event.occurred_at) < UNMATCHED_RETRY_MS)
           .map((event) => event.id)
       )
+      // Past that day a failure no payment records is not dropped in silence: it is marked with why
+      // and raised like any failed operation (the merchant checks it at the processor).
+      const abandoned = read.operationEvents
+        .map((event, index) => ({ event, result: applied?.[index] }))
+        .filter(({ event, result }) => result?.effect === "unmatched" && !result.success && !waiting.has(event.id))
       return {
         ids: read.ids.filter((id) => !waiting.has(id)),
         waiting: [...waiting],
         now: clock.now,
         error: read.errors.length ? read.errors.join("; ").slice(0, 2000) : null,
+        notes: abandoned.map(({ event, result }) => ({
+          id: event.id,
+          note: `the processor failed ${result?.operation} ${result?.transaction_id}, which no payment of this store records: check it at the processor`,
+        })),
+        failed: abandoned.flatMap(({ result }) => (result ? [paymentOperationFailedEvent(result)] : [])),
       }
     })
     markProcessorEventsStep(mark)
+    emitEventStep({ eventName: ServiceScanEvents.PAYMENT_OPERATION_FAILED, data: transform({ mark }, ({ mark }) => mark.failed) }).config({
+      name: "servicescan-emit-unmatched-operation-failed",
+    })
 
     return new WorkflowResponse(
       transform({ read, imported, applied }, ({ read, imported, applied }) => ({

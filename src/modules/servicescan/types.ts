@@ -56,7 +56,26 @@ export const ServiceScanEvents = {
   CASE_DECIDED: "servicescan.case.decided",
   /** A processor's webhook delivered events, stored once each (`{ gateway, ids }`): they are applied next. */
   PROCESSOR_EVENTS_RECEIVED: "servicescan.processor_events.received",
+  /** A processor failed a capture, refund or cancel after accepting it (Adyen's later notification): Medusa still records it. */
+  PAYMENT_OPERATION_FAILED: "servicescan.payment_operation.failed",
 } as const
+
+/**
+ * `servicescan.payment_operation.failed`: ids and words only, no card data, no amount.
+ * `payment_id` is null when no payment of this store records the operation.
+ */
+export type PaymentOperationFailedEvent = {
+  /** The operation's processor transaction id (the alert's identity). */
+  id: string
+  operation: "capture" | "refund" | "cancel"
+  /** The processor's id of the payment. */
+  payment_transaction_id: string
+  payment_id: string | null
+  order_id: string | null
+  /** The processor's words for the failure. */
+  reason: string | null
+  occurred_at: string
+}
 
 /** `servicescan.processor_events.received`. */
 export type ProcessorEventsReceivedEvent = { gateway: string; ids: string[] }

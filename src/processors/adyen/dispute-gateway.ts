@@ -76,7 +76,8 @@ export class AdyenDisputeGateway implements DisputeGateway {
     this.webhook = options.hmacKey
       ? new AdyenWebhook({
           merchantAccount: options.merchantAccount,
-          hmacKeys: [options.hmacKey],
+          // The current key first; earlier ones while notifications signed with them drain.
+          hmacKeys: [options.hmacKey, ...(options.previousHmacKeys ?? [])],
           basic: options.webhookUser && options.webhookPassword ? { user: options.webhookUser, password: options.webhookPassword } : undefined,
         })
       : undefined

@@ -176,9 +176,26 @@ export class AdyenWebhook implements ProcessorWebhook {
 /** An item as stored (`PushedEvent.data`): the notification item without its signature. */
 type StoredItem = Omit<NotificationItem, "additionalData"> & { additionalData?: Record<string, string> }
 
+/**
+ * The `additionalData` keys the case record reads, the only ones stored:
+ * the rest may carry the shopper's email, IP address or card summary, which
+ * the plugin has no use for (and the signature, which it checked already).
+ */
+const STORED_ADDITIONAL_DATA = [
+  "chargebackReasonCode",
+  "rfiReasonCode",
+  "nofReasonCode",
+  "disputeStatus",
+  "defendable",
+  "defensePeriodEndsAt",
+  "arn",
+] as const
+
 /** What one item is, in processor-neutral terms. */
 function pushedEvent(item: NotificationItem): PushedEvent {
-  const { hmacSignature: _signature, ...additionalData } = item.additionalData
+  const additionalData = Object.fromEntries(
+    STORED_ADDITIONAL_DATA.filter((key) => key in item.additionalData).map((key) => [key, item.additionalData[key]])
+  )
   const data: StoredItem = { ...item, additionalData }
   const base = {
     // Adyen's own rule: an item is the same event when these three are (retries and replays alike).
@@ -197,8 +214,10 @@ function pushedEvent(item: NotificationItem): PushedEvent {
 function operationOf(item: NotificationItem): OperationOutcome | null {
   let known = OPERATIONS[item.eventCode]
   if (item.eventCode === "CANCEL_OR_REFUND") {
-    // Adyen says which it did in `modification.action`.
-    known = { operation: item.additionalData["modification.action"] === "refund" ? "refund" : "cancel" }
+    // The answer to the operation the plugin sent: a cancel of a captured payment goes to
+    // `/reversals`, which Adyen confirms this way whether it refunded (`modification.action`
+    // "refund") or cancelled it. Either way it settles the payment's cancellation.
+    known = { operation: "cancel" }
   }
   if (!known || !item.originalReference) {
     return null

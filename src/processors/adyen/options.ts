@@ -1,6 +1,7 @@
 import { z } from "@medusajs/framework/zod"
 import { httpUrl, NAME_UNKNOWN_KEYS, requiredString } from "../../lib/option-schema"
 import type { GatewayHttpOptions } from "../definition"
+import { HMAC_KEY } from "./notifications"
 
 /**
  * Adyen's options, declared once: the provider's `gateway` (Checkout API) and
@@ -16,6 +17,7 @@ import type { GatewayHttpOptions } from "../definition"
  *   environment: "live",
  *   liveEndpointUrlPrefix: "1797a841fbb37ca7-AdyenDemo",
  *   hmacKey: process.env.ADYEN_HMAC_KEY,        // the webhook's, hex
+ *   previousHmacKeys: [],                       // after a rotation: the old key, until its queue drains
  * }
  * ```
  */
@@ -49,6 +51,12 @@ const optionalSecret = (description: string) =>
     .min(1, { error: `must not be empty (${description})` })
     .optional()
 
+/** A hex HMAC key: 16 to 64 bytes, the one rule the webhook checks signatures with (notifications.ts). */
+const hmacKeyOption = (description: string) =>
+  z
+    .string({ error: `must be a string (${description}, hex)` })
+    .regex(HMAC_KEY, { error: `must be ${description} in hex, 32 to 128 digits, as the Customer Area shows it` })
+
 /**
  * The one schema of Adyen's options. Credentials: an API key (`X-API-Key`), or
  * the API credential's username and password (HTTP Basic); endpoints: the
@@ -79,9 +87,13 @@ export const adyenOptionsSchema = z
       /** The Disputes API's base URL with its version, e.g. the sandbox's `<url>/ca/services/DisputeService/v30`. */
       disputesUrl: httpUrl("the Adyen Disputes API base URL, ending in /v30").optional(),
       /** The notification webhook's HMAC key, hex, as the Customer Area shows it. Secret. */
-      hmacKey: z
-        .string({ error: "must be a string (the webhook's HMAC key, hex)" })
-        .regex(/^(?:[0-9A-Fa-f]{2})+$/, { error: "must be the webhook's HMAC key in hex, as the Customer Area shows it" })
+      hmacKey: hmacKeyOption("the webhook's HMAC key").optional(),
+      /**
+       * Earlier HMAC keys, still accepted while notifications Adyen queued
+       * under them drain after a key rotation; remove them once they have. Secret.
+       */
+      previousHmacKeys: z
+        .array(hmacKeyOption("an earlier HMAC key of the webhook"), { error: "must be a list of the webhook's earlier HMAC keys, hex" })
         .optional(),
       /** Basic credentials Adyen sends with each notification, when set on the webhook in the Customer Area. */
       webhookUser: optionalSecret("the webhook's Basic username"),
@@ -107,6 +119,9 @@ export const adyenOptionsSchema = z
         path: ["liveEndpointUrlPrefix"],
         message: 'is required with environment "live" (Customer Area > Developers > API URLs > Prefix)',
       })
+    }
+    if (options.previousHmacKeys?.length && !options.hmacKey) {
+      ctx.addIssue({ code: "custom", path: ["hmacKey"], message: "is required with previousHmacKeys: they are accepted beside the current key" })
     }
     if (!options.webhookUser !== !options.webhookPassword) {
       ctx.addIssue({
@@ -143,7 +158,7 @@ export function adyenDisputesUrl(config: Pick<AdyenConfig, "disputesUrl" | "envi
 
 /** Every secret in the options, for the logs to scrub. */
 export function adyenSecrets(config: AdyenConfig): string[] {
-  return [config.apiKey, config.password, config.hmacKey, config.webhookPassword].filter(
+  return [config.apiKey, config.password, config.hmacKey, ...(config.previousHmacKeys ?? []), config.webhookPassword].filter(
     (secret): secret is string => typeof secret === "string"
   )
 }

@@ -73,7 +73,8 @@ export class AdyenGateway implements ProcessorGateway {
 
   private readonly http: HttpClient
   private readonly path: string
-  private readonly auth: Record<string, string>
+  // An ES private field: util.inspect and JSON.stringify of the gateway never show the credentials.
+  readonly #auth: Record<string, string>
   private readonly merchantAccount: string
   private readonly returnUrl: string
   private readonly inFlightDelayMs: number
@@ -88,7 +89,7 @@ export class AdyenGateway implements ProcessorGateway {
       onRetry: options.onRetry,
     })
     this.path = url.pathname.replace(/\/+$/, "")
-    this.auth = adyenAuthHeaders(options)
+    this.#auth = adyenAuthHeaders(options)
     this.merchantAccount = options.merchantAccount
     this.returnUrl = options.returnUrl ?? DEFAULT_ADYEN_RETURN_URL
     this.inFlightDelayMs = options.backoff?.baseMs ?? IN_FLIGHT_DELAY_MS
@@ -233,7 +234,7 @@ export class AdyenGateway implements ProcessorGateway {
         const response = await this.http.request<unknown>({
           method: "POST",
           path: `${this.path}${path}`,
-          headers: { ...this.auth, "content-type": "application/json", "idempotency-key": idempotencyKey },
+          headers: { ...this.#auth, "content-type": "application/json", "idempotency-key": idempotencyKey },
           body,
           // Safe: a repeat carries the same Idempotency-Key and gets the first answer.
           idempotent: true,

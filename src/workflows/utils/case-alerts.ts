@@ -4,14 +4,39 @@ import {
   CaseDecidedEvent,
   CaseDueSoonEvent,
   CaseNeedsAttentionEvent,
+  PaymentOperationFailedEvent,
   ServiceScanEvents,
 } from "../../modules/servicescan/types"
 
-/** One of the three alert events, with its payload. */
-export type CaseAlertEvent =
+/** One of the three dispute case alert events, with its payload. */
+export type DisputeCaseAlertEvent =
   | { name: typeof ServiceScanEvents.CASE_NEEDS_ATTENTION; data: CaseNeedsAttentionEvent }
   | { name: typeof ServiceScanEvents.CASE_DUE_SOON; data: CaseDueSoonEvent }
   | { name: typeof ServiceScanEvents.CASE_DECIDED; data: CaseDecidedEvent }
+
+/** An event the alerts send: a dispute case's, or a payment operation the processor failed later. */
+export type CaseAlertEvent =
+  | DisputeCaseAlertEvent
+  | { name: typeof ServiceScanEvents.PAYMENT_OPERATION_FAILED; data: PaymentOperationFailedEvent }
+
+/**
+ * What a failed operation's email template receives as `data`: ids and the
+ * processor's words only (no card data, no amount, no secret). The same
+ * `title` and `description` are the feed's.
+ */
+export type PaymentOperationFailedAlertData = {
+  event: typeof ServiceScanEvents.PAYMENT_OPERATION_FAILED
+  title: string
+  description: string
+  operation: PaymentOperationFailedEvent["operation"]
+  transaction_id: string
+  payment_transaction_id: string
+  payment_id: string | null
+  order_id: string | null
+  order_display_id: number | null
+  reason: string | null
+  occurred_at: string
+}
 
 /**
  * What an alert's email template receives as `data` (docs/disputes.md: Alerts).
@@ -19,7 +44,7 @@ export type CaseAlertEvent =
  * amount, no secret. The same `title` and `description` are the feed's.
  */
 export type CaseAlertData = {
-  event: CaseAlertEvent["name"]
+  event: DisputeCaseAlertEvent["name"]
   title: string
   description: string
   gateway: string | null
@@ -47,7 +72,7 @@ function days(n: number): string {
 }
 
 /** The alert's words and fields, without a channel. */
-export function caseAlertData(event: CaseAlertEvent, orderDisplayId: number | null): CaseAlertData {
+export function caseAlertData(event: DisputeCaseAlertEvent, orderDisplayId: number | null): CaseAlertData {
   const order = orderDisplayId !== null ? `order #${orderDisplayId}` : event.data.order_id ? `order ${event.data.order_id}` : null
   const base = {
     event: event.name,
@@ -109,9 +134,42 @@ export function caseAlertData(event: CaseAlertEvent, orderDisplayId: number | nu
   }
 }
 
+const OPERATION_NAMES: Readonly<Record<PaymentOperationFailedEvent["operation"], string>> = {
+  capture: "capture",
+  refund: "refund",
+  cancel: "cancel",
+}
+
+/** A failed operation's words and fields, without a channel. */
+export function paymentOperationFailedAlertData(event: PaymentOperationFailedEvent, orderDisplayId: number | null): PaymentOperationFailedAlertData {
+  const name = OPERATION_NAMES[event.operation]
+  const subject = orderDisplayId !== null ? `order #${orderDisplayId}` : event.order_id ? `order ${event.order_id}` : null
+  const whose = event.payment_id
+    ? `of payment ${event.payment_id}${subject ? ` on ${subject}` : ""}`
+    : `of processor payment ${event.payment_transaction_id}, which no payment of this store records,`
+  return {
+    event: ServiceScanEvents.PAYMENT_OPERATION_FAILED,
+    title: `${name.charAt(0).toUpperCase()}${name.slice(1)} failed at the processor`,
+    description:
+      `The processor failed the ${name} ${event.id} ${whose} after accepting it${event.reason ? ` (${event.reason})` : ""}. ` +
+      "Medusa still records it: check the payment at the processor and correct the order.",
+    operation: event.operation,
+    transaction_id: event.id,
+    payment_transaction_id: event.payment_transaction_id,
+    payment_id: event.payment_id,
+    order_id: event.order_id,
+    order_display_id: orderDisplayId,
+    reason: event.reason,
+    occurred_at: event.occurred_at,
+  }
+}
+
 /** What makes one alert one alert, whichever process and however often its event is delivered. */
 export function caseAlertKey(event: CaseAlertEvent): string {
   switch (event.name) {
+    case ServiceScanEvents.PAYMENT_OPERATION_FAILED:
+      // One per operation: a success turns into a failure once, and a failure is final.
+      return `servicescan:payment_operation.failed:${event.data.id}`
     case ServiceScanEvents.CASE_NEEDS_ATTENTION:
       return `servicescan:case.needs_attention:${event.data.id}:${event.data.reason}`
     case ServiceScanEvents.CASE_DUE_SOON:
@@ -134,7 +192,18 @@ export function caseAlertNotifications(
   settings: ResolvedServiceScanModuleOptions["alerts"],
   orderDisplayId: number | null
 ): CreateNotificationDTO[] {
-  const data = caseAlertData(event, orderDisplayId)
+  let data: CaseAlertData | PaymentOperationFailedAlertData
+  let resource: { resource_type: string; resource_id: string }
+  if (event.name === ServiceScanEvents.PAYMENT_OPERATION_FAILED) {
+    data = paymentOperationFailedAlertData(event.data, orderDisplayId)
+    resource = event.data.payment_id
+      ? { resource_type: "payment", resource_id: event.data.payment_id }
+      : { resource_type: "processor_transaction", resource_id: event.data.payment_transaction_id }
+  } else {
+    const caseData = caseAlertData(event, orderDisplayId)
+    data = caseData
+    resource = { resource_type: caseData.chargeback_id ? "chargeback" : "dispute_case", resource_id: caseData.chargeback_id ?? event.data.id }
+  }
   const key = caseAlertKey(event)
   const notifications: CreateNotificationDTO[] = []
   if (settings.feed) {
@@ -143,8 +212,7 @@ export function caseAlertNotifications(
       channel: "feed",
       template: FEED_TEMPLATE,
       data: { title: data.title, description: data.description },
-      resource_type: data.chargeback_id ? "chargeback" : "dispute_case",
-      resource_id: data.chargeback_id ?? event.data.id,
+      ...resource,
       idempotency_key: `${key}:feed`,
     })
   }
@@ -155,8 +223,7 @@ export function caseAlertNotifications(
         channel: "email",
         template: settings.emailTemplate,
         data,
-        resource_type: data.chargeback_id ? "chargeback" : "dispute_case",
-        resource_id: data.chargeback_id ?? event.data.id,
+        ...resource,
         idempotency_key: `${key}:email:${to.toLowerCase()}`,
       })
     }

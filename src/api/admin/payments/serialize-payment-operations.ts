@@ -1,24 +1,8 @@
 import type { ILockingModule } from "@medusajs/framework/types"
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { PAYMENT_LOCK_TIMEOUT_SECONDS, paymentLockKey } from "../../../providers/servicescan/payment-lock"
 import { SERVICESCAN_PROVIDER_PREFIX } from "../../../workflows/utils/checkout-session"
-
-/** How long a capture or refund waits for the one before it on the same payment. */
-const PAYMENT_LOCK_TIMEOUT_SECONDS = 60
-
-/**
- * The lock every capture and refund of one ServiceScan payment holds, whichever route started it.
- *
- * Why: the provider derives a partial capture's and a refund's processor request id from the
- * payment (authorization, captures or refunds recorded so far, amount), because Medusa replaces its
- * Capture or Refund record when a provider call fails, and a retry must reach the processor under
- * the same id. Two same-amount operations started at once would read the same "so far" and share an
- * id: the processor would act once while Medusa recorded two. In a row, the second reads the
- * first's record (Medusa writes it before the route answers) and gets an id of its own.
- */
-export function paymentLockKey(paymentId: string): string {
-  return `servicescan:payment:${paymentId}`
-}
 
 /**
  * Middleware of Medusa's `POST /admin/payments/:id/capture` and `/refund`: operations on one

@@ -1,6 +1,8 @@
 import { WebhookRejection } from "../../types"
 import { ADYEN_MAX_EVENT_AGE_MS, AdyenWebhook } from "../notification-events"
 import { hasValidSignature, hmacSignature, signingString } from "../notifications"
+import { adyen } from "../index"
+import { adyenOptionsSchema } from "../options"
 
 /** Adyen's published vector (docs: verify-hmac-signatures), recomputed in /work/brief/adyen.md §5. */
 const DOCS_KEY = "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056"
@@ -99,10 +101,47 @@ describe("AdyenWebhook.receive", () => {
       reason: "Insufficient balance",
     })
     expect(read({ eventCode: "CAPTURE_FAILED" }).operation).toMatchObject({ operation: "capture", success: false })
-    expect(read({ eventCode: "CANCEL_OR_REFUND", additionalData: { "modification.action": "refund" } }).operation).toMatchObject({ operation: "refund", success: true })
+    // The answer to `/reversals` (a cancel of a captured payment), even when Adyen refunded it.
+    expect(read({ eventCode: "CANCEL_OR_REFUND", additionalData: { "modification.action": "refund" } }).operation).toMatchObject({ operation: "cancel", success: true })
+    expect(read({ eventCode: "CANCEL_OR_REFUND", success: "false", reason: "Refused" }).operation).toMatchObject({ operation: "cancel", success: false, reason: "Refused" })
     expect(read({ eventCode: "CANCELLATION" }).operation).toMatchObject({ operation: "cancel" })
     expect(read({ eventCode: "AUTHORISATION", originalReference: undefined }).kind).toBe("ignored")
     expect(read({ eventCode: "SCHEME_ARBITRATION_WON" }).kind).toBe("ignored")
+  })
+
+  it("stores only the additionalData keys the case record reads: no shopper email, IP or card summary, no signature", () => {
+    const [event] = webhook().receive({
+      body: body({ additionalData: { shopperEmail: "shopper@example.com", shopperIP: "203.0.113.9", cardSummary: "1111", arn: "74012345678901234567890" } }),
+      authorization: AUTHORIZATION,
+    })
+    expect(Object.keys((event.data as { additionalData: Record<string, string> }).additionalData).sort()).toEqual(
+      ["arn", "chargebackReasonCode", "defendable", "defensePeriodEndsAt", "disputeStatus"]
+    )
+    expect(JSON.stringify(event.data)).not.toMatch(/shopper@example.com|203\.0\.113\.9|hmacSignature/)
+    expect(webhook().caseRecord([event])).toMatchObject({ reasonCode: "10.4", acquirerReferenceNumber: "74012345678901234567890", queue: "Unresponded" })
+  })
+
+  it("accepts items signed with an earlier key listed in previousHmacKeys (a rotation), and refuses any other key", () => {
+    const OLD = "AB".repeat(32)
+    const built = (previousHmacKeys?: string[]) =>
+      adyen.dispute.create(
+        adyenOptionsSchema.parse({
+          type: "adyen",
+          merchantAccount: "ServiceScanDemoECOM",
+          apiKey: "k",
+          hmacKey: KEY,
+          webhookUser: BASIC.user,
+          webhookPassword: BASIC.password,
+          ...(previousHmacKeys ? { previousHmacKeys } : {}),
+        }),
+        {}
+      ).webhook
+    expect(built([OLD])?.receive({ body: body({}, OLD), authorization: AUTHORIZATION })).toHaveLength(1)
+    expect(built([OLD])?.receive({ body: body({}, KEY), authorization: AUTHORIZATION })).toHaveLength(1)
+    expect(() => built()?.receive({ body: body({}, OLD), authorization: AUTHORIZATION })).toThrow(expect.objectContaining({ reason: "forged" }))
+    expect(() => built([OLD])?.receive({ body: body({}, "CD".repeat(32)), authorization: AUTHORIZATION })).toThrow(
+      expect.objectContaining({ reason: "forged" })
+    )
   })
 
   it("bounds an event's age by Adyen's 30 days of retries, plus a day", () => {

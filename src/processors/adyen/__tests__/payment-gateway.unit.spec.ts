@@ -288,4 +288,32 @@ describe("AdyenGateway on the wire (Checkout API v71)", () => {
     expect(adyen.payment.secrets(config)).toEqual(expect.arrayContaining([PASSWORD, "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056"]))
     expect(adyen.payment.urls(config)).toEqual({ checkoutUrl: "https://checkout-test.adyen.com/v71" })
   })
+
+  it("keeps its credentials out of util.inspect and JSON.stringify (an ES private field)", () => {
+    const { inspect } = jest.requireActual<typeof import("node:util")>("node:util")
+    for (const options of [{}, { apiKey: undefined, user: "ws@Company.Shop", password: PASSWORD }]) {
+      const built = gateway(options)
+      const basic = Buffer.from(`ws@Company.Shop:${PASSWORD}`).toString("base64")
+      for (const shown of [inspect(built, { depth: 5, showHidden: true }), JSON.stringify(built)]) {
+        expect(shown).not.toContain(API_KEY)
+        expect(shown).not.toContain(PASSWORD)
+        expect(shown).not.toContain(basic)
+      }
+    }
+  })
+
+  it("takes the webhook's HMAC keys by the webhook's one rule (16 to 64 bytes, hex), and earlier keys for a rotation", () => {
+    const parse = (options: Record<string, unknown>) =>
+      adyenOptionsSchema.safeParse({ type: "adyen", merchantAccount: MERCHANT, apiKey: API_KEY, ...options })
+    const KEY = "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056"
+    expect(parse({ hmacKey: "AB" }).success).toBe(false)
+    expect(parse({ hmacKey: "AB".repeat(15) }).success).toBe(false)
+    expect(parse({ hmacKey: "AB".repeat(65) }).success).toBe(false)
+    expect(parse({ hmacKey: "AB".repeat(16) }).success).toBe(true)
+    expect(parse({ hmacKey: KEY, previousHmacKeys: ["AB".repeat(32)] }).success).toBe(true)
+    expect(parse({ hmacKey: KEY, previousHmacKeys: ["ABC"] }).error?.issues[0]).toMatchObject({ path: ["previousHmacKeys", 0] })
+    expect(parse({ previousHmacKeys: ["AB".repeat(32)] }).error?.issues[0]).toMatchObject({ path: ["hmacKey"] })
+    const config = adyenOptionsSchema.parse({ type: "adyen", merchantAccount: MERCHANT, apiKey: API_KEY, hmacKey: KEY, previousHmacKeys: ["CD".repeat(32)] })
+    expect(adyen.payment.secrets(config)).toEqual(expect.arrayContaining([KEY, "CD".repeat(32)]))
+  })
 })

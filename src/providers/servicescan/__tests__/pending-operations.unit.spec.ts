@@ -109,13 +109,51 @@ describe("applyOperationOutcome", () => {
     captures: [{ cnp_txn_id: "CAPTURE000000001", amount_minor: 1050, request_id: "r", captured_at: "t", outcome: "pending" }],
   })
 
-  it("decides a pending capture once: a repeated notification, or a contrary late one, changes nothing", () => {
+  it("decides a pending capture once: a repeated notification changes nothing", () => {
     const first = applyOperationOutcome(pendingCapture, outcome({}))
     expect(first.effect).toBe("applied")
     expect(first.data.captures[0]).toMatchObject({ outcome: "succeeded", outcome_at: "2026-11-28T01:00:00+01:00" })
     expect(applyOperationOutcome(first.data, outcome({})).effect).toBe("unchanged")
-    const late = applyOperationOutcome(first.data, outcome({ success: false, reason: "late" }))
-    expect(late).toEqual({ data: first.data, effect: "unchanged" })
+  })
+
+  it("a success can still fail later (CAPTURE_FAILED after CAPTURE), but a failure never succeeds again", () => {
+    const succeeded = applyOperationOutcome(pendingCapture, outcome({})).data
+    const failed = applyOperationOutcome(succeeded, outcome({ success: false, reason: "Capture failed at the scheme" }))
+    expect(failed.effect).toBe("applied")
+    expect(failed.data.captures[0]).toMatchObject({ outcome: "failed", outcome_reason: "Capture failed at the scheme" })
+    expect(failed.data.status).toBe("authorized")
+    expect(capturedMinorOf(failed.data)).toBe(0)
+    expect(applyOperationOutcome(failed.data, outcome({}))).toEqual({ data: failed.data, effect: "unchanged" })
+    expect(applyOperationOutcome(failed.data, outcome({ success: false, reason: "again" })).effect).toBe("unchanged")
+  })
+
+  it("a refund reversed after its success (REFUNDED_REVERSED) gives its amount back to what can be refunded", () => {
+    const payment = capturedPayment({
+      cnp_txn_id: PSP,
+      refunds: [{ cnp_txn_id: "REFUND0000000001", amount_minor: 1050, capture_cnp_txn_id: "84000000000000002", request_id: "r", refunded_at: "t", outcome: "succeeded" }],
+    })
+    const { data, effect } = applyOperationOutcome(payment, outcome({ operation: "refund", transactionId: "REFUND0000000001", success: false, reason: "REFUNDED_REVERSED" }))
+    expect(effect).toBe("applied")
+    expect(planRefund(data, 1050)).toEqual({ parts: [{ captureTxnId: "84000000000000002", amountMinor: 1050 }] })
+  })
+
+  it("a reversal confirmed as a refund (CANCEL_OR_REFUND) is found by its id on the cancellation, and its failure restores the capture", () => {
+    const reversed = capturedPayment({
+      cnp_txn_id: PSP,
+      status: "canceled",
+      cancellation: {
+        kind: "capture",
+        cnp_txn_id: "REVERSAL00000001",
+        request_id: "r",
+        processor_response: { code: "received", message: "received" },
+        canceled_at: "t",
+        outcome: "pending",
+      },
+    })
+    const { data, effect } = applyOperationOutcome(reversed, outcome({ operation: "refund", transactionId: "REVERSAL00000001", success: false, reason: "Refused" }))
+    expect(effect).toBe("applied")
+    expect(data.status).toBe("captured")
+    expect(data.cancellation).toMatchObject({ outcome: "failed", outcome_reason: "Refused" })
   })
 
   it("a failed capture stops counting: the payment is authorized again with nothing captured or refundable", () => {
@@ -157,6 +195,6 @@ describe("applyOperationOutcome", () => {
 
   it("an operation the payment does not record is unmatched, and nothing changes", () => {
     expect(applyOperationOutcome(pendingCapture, outcome({ transactionId: "ELSEWHERE0000001" }))).toEqual({ data: pendingCapture, effect: "unmatched" })
-    expect(applyOperationOutcome(pendingCapture, outcome({ operation: "cancel" })).effect).toBe("unmatched")
+    expect(applyOperationOutcome(pendingCapture, outcome({ operation: "cancel", transactionId: "ELSEWHERE0000001" })).effect).toBe("unmatched")
   })
 })

@@ -99,4 +99,43 @@ describe("case alerts: the notifications of one event", () => {
     )
     expect(JSON.stringify(email.data)).not.toMatch(/last4|card_type|amount|secret|key/i)
   })
+
+  it("raises a payment operation the processor failed later: the bell names the order, once per operation, with no card data", () => {
+    const failed: CaseAlertEvent = {
+      name: ServiceScanEvents.PAYMENT_OPERATION_FAILED,
+      data: {
+        id: "REFUND0000000001",
+        operation: "refund",
+        payment_transaction_id: "9913140798220028",
+        payment_id: "pay_1",
+        order_id: "order_1",
+        reason: "Refund failed at the scheme",
+        occurred_at: "2026-11-28T01:00:00.000Z",
+      },
+    }
+    const [feed, email] = caseAlertNotifications(failed, alertsOf({ emailTemplate: "t", emailTo: ["a@example.com"] }), 7)
+    expect(feed).toEqual({
+      to: "",
+      channel: "feed",
+      template: "admin-ui",
+      data: {
+        title: "Refund failed at the processor",
+        description:
+          "The processor failed the refund REFUND0000000001 of payment pay_1 on order #7 after accepting it (Refund failed at the scheme). " +
+          "Medusa still records it: check the payment at the processor and correct the order.",
+      },
+      resource_type: "payment",
+      resource_id: "pay_1",
+      idempotency_key: "servicescan:payment_operation.failed:REFUND0000000001:feed",
+    })
+    expect(email.idempotency_key).toBe("servicescan:payment_operation.failed:REFUND0000000001:email:a@example.com")
+    expect(Object.keys(email.data ?? {}).sort()).toEqual(
+      ["description", "event", "occurred_at", "operation", "order_display_id", "order_id", "payment_id", "payment_transaction_id", "reason", "title", "transaction_id"]
+    )
+    expect(JSON.stringify(email.data)).not.toMatch(/last4|card_type|amount|secret|key/i)
+
+    const unrecorded = caseAlertNotifications({ ...failed, data: { ...failed.data, payment_id: null, order_id: null } }, alertsOf(), null)
+    expect(unrecorded[0]).toMatchObject({ resource_type: "processor_transaction", resource_id: "9913140798220028" })
+    expect((unrecorded[0].data as { description: string }).description).toContain("which no payment of this store records")
+  })
 })
