@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { adminHeaders, createAppDir, createDatabase, startMedusa, type AppDatabase, type MedusaProcess } from "./lib/app"
 import { captureDir, installRecordingFetch, recordSecrets } from "./lib/capture"
-import { ledgerByCard, transactionSummary } from "./lib/ledger"
+import { ledgerByCard, ledgerFromMoves, transactionSummary, type CardLedger } from "./lib/ledger"
 import { call, deliverUntilAccepted } from "./lib/medusa"
 import { sleep, waitFor } from "./lib/processes"
 import { runSeed, SCALE } from "./lib/scale"
@@ -11,6 +11,7 @@ import {
   control,
   CountingProxy,
   createMarkerScan,
+  pointAdyenWebhook,
   processorTransactions,
   serviceProofRequests,
   setFaults,
@@ -19,7 +20,9 @@ import {
   type Sandbox,
   type SuiteAccount,
 } from "./lib/sandbox"
+import { ADYEN, PROCESSORS, WORLDPAY, type TestProcessor } from "../helpers/processors"
 import { random } from "../helpers/random"
+import { ADYEN_MERCHANT } from "./lib/canaries"
 import { pool, reconcileAbandoned, shop, type ShopperResult } from "./lib/shopper"
 
 /**
@@ -29,7 +32,8 @@ import { pool, reconcileAbandoned, shop, type ShopperResult } from "./lib/shoppe
  * service's own books (the simulated processor's transactions, the disputes
  * API's proof requests), never by our tables:
  *
- * - every placed order holds exactly one live authorization, for its amount;
+ * - every placed order holds exactly one live authorization, for its amount,
+ *   at whichever processor it paid through (one checkout in ADYEN_SHARE pays through Adyen);
  * - every cart that never became an order holds none;
  * - every chargeback has exactly one proof request at the service;
  * - once the faults stop and the job has run, nothing is left waiting.
@@ -44,6 +48,9 @@ const CHECKOUTS = SCALE.faultCheckouts
 const CHARGEBACKS = SCALE.faultChargebacks
 const SEED = runSeed()
 const SHOPPERS_AT_ONCE = 3
+/** One checkout in this many pays through Adyen (helpers/processors.ts), the rest through Worldpay, under the same faults. */
+const ADYEN_SHARE = 5
+const processorOf = (index: number): TestProcessor => (index % ADYEN_SHARE === 0 ? ADYEN : WORLDPAY)
 const DELIVERIES_AT_ONCE = 4
 /** How long the job keeps working under faults after the last chargeback arrived. */
 const FAULTY_POLLING_MS = 10_000
@@ -51,6 +58,20 @@ const FAULTY_POLLING_MS = 10_000
 const DRAIN_TIMEOUT_MS = 120_000
 // checkoutReconcileAfterMs (60 s in the suite's app) plus a few runs of the job every 5 s.
 const RECONCILE_TIMEOUT_MS = 100_000
+
+/**
+ * Both processors' books, per card (each shopper's card has its own last four digits): Worldpay's
+ * token keeps them; Adyen's stored payment method id does not, so the sandbox's listing of the
+ * cards the `adyen` token exchange stored names each one's card.
+ */
+async function ledgers(sandbox: Sandbox): Promise<Map<string, CardLedger>> {
+  const { items } = await control<{ items: { storedPaymentMethodId: string; lastFour: string }[] }>(
+    sandbox,
+    `/__sandbox/adyen/stored-payment-methods?merchantAccount=${encodeURIComponent(ADYEN_MERCHANT.merchantAccount)}`
+  )
+  const adyen = ledgerFromMoves(await ADYEN.moves(), new Map(items.map((card) => [card.storedPaymentMethodId, card.lastFour])))
+  return new Map([...ledgerByCard(await processorTransactions(sandbox)), ...adyen])
+}
 
 /** Faults that stay on while a phase runs (the service's own randomness decides which calls they hit). */
 const BACKGROUND: Faults = { latencyMs: 30, errorRate: 0.1, resetRate: 0.05 }
@@ -88,7 +109,7 @@ function conductDrops(
   }
 }
 
-describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under the sandbox's faults (seed ${SEED}, scale ${SCALE.name})`, () => {
+describe(`faults: ${CHECKOUTS} checkouts (${PROCESSORS.map((p) => p.name).join(" and ")}) and ${CHARGEBACKS} chargebacks under the sandbox's faults (seed ${SEED}, scale ${SCALE.name})`, () => {
   let sandbox: Sandbox
   let account: SuiteAccount
   let app: Awaited<ReturnType<typeof createAppDir>>
@@ -105,6 +126,8 @@ describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under th
     process.stdout.write(`faults: seed ${SEED} (replay the run's own choices with SERVICESCAN_SEED=${SEED})\n`)
     stopRecording = installRecordingFetch(SUITE, (url) => medusaUrls.some((base) => url.startsWith(base)))
     ;({ sandbox, account } = await startSuiteSandbox({ proofDelayMs: 300 }))
+    // helpers/processors.ts counts at the sandbox this URL names.
+    process.env.SERVICESCAN_SANDBOX_URL = sandbox.url
     recordSecrets(SUITE, { paymentTokenKey: account.keys.paymentToken, secretKey: account.keys.secret }, { shareableKey: account.keys.shareable })
     app = await createAppDir()
     db = await createDatabase(app.dir, SUITE)
@@ -127,6 +150,8 @@ describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under th
     })
     medusaUrls.push(medusa.url)
     admin = adminHeaders(db.store)
+    // Adyen's AUTHORISATION and modification notifications reach the app, as a merchant configures them.
+    await pointAdyenWebhook(sandbox, medusa.url)
   })
 
   afterAll(async () => {
@@ -152,6 +177,9 @@ describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under th
         // The processor authorizes, and both its answer and the provider's retry's answer are lost.
         { weight: 35, drop: { route: "cnp.online", count: 2 } },
         { weight: 25, drop: { route: "cnp.online", count: 1 } },
+        // Adyen authorizes (one checkout in ADYEN_SHARE), and the answer (and its retry's) is lost.
+        { weight: 15, drop: { route: ADYEN.routes.authorize, count: 2 } },
+        { weight: 10, drop: { route: ADYEN.routes.authorize, count: 1 } },
         { weight: 20, drop: { route: "token.exchange", count: 1 } },
         { weight: 20, drop: undefined },
       ],
@@ -169,6 +197,7 @@ describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under th
           clientFaultRate: 0.15,
           // One shopper in five gives up after one or two failed attempts.
           maxAttempts: patience[i],
+          providerId: processorOf(i + 1).providerId,
         })
       )
     } finally {
@@ -183,11 +212,11 @@ describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under th
     // A completion whose answer was lost may have left an authorization behind a cart its shopper gave
     // up on; the reconciliation job releases it once the attempt is older than checkoutReconcileAfterMs
     // (a minute here). Until then the processor's ledger is read again; after the wait it is judged as is.
-    const liveOnFailedCarts = (ledger: ReturnType<typeof ledgerByCard>) =>
+    const liveOnFailedCarts = (ledger: Map<string, CardLedger>) =>
       shoppers.filter((s) => !s.orderId && (ledger.get(s.last4)?.live.length ?? 0) > 0).length
     const settled = async () => {
       await reconcileAbandoned(medusa.url, db.store, shoppers)
-      return liveOnFailedCarts(ledgerByCard(await processorTransactions(sandbox))) === 0
+      return liveOnFailedCarts(await ledgers(sandbox)) === 0
     }
     await waitFor("the reconciliation job to release what failed carts left", settled, {
       timeoutMs: RECONCILE_TIMEOUT_MS,
@@ -196,10 +225,10 @@ describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under th
     await reconcileAbandoned(medusa.url, db.store, shoppers)
 
     const transactions = await processorTransactions(sandbox)
-    const ledger = ledgerByCard(transactions)
+    const ledger = await ledgers(sandbox)
     const problems: string[] = []
     const summarize = (s: ShopperResult) =>
-      `cart ${s.cartId}${s.orderId ? `, order ${s.orderId}` : ""}, card …${s.last4}; attempts: ${s.attempts
+      `${processorOf(s.index).name} cart ${s.cartId}${s.orderId ? `, order ${s.orderId}` : ""}, card …${s.last4}; attempts: ${s.attempts
         .map((a) => `${a.outcome}${a.clientFault !== "none" ? ` [client: ${a.clientFault}]` : ""}`)
         .join(" | ")}`
     for (const s of shoppers) {
@@ -220,14 +249,17 @@ describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under th
     }
 
     const orders = shoppers.filter((s) => s.orderId).length
+    const adyenOrders = shoppers.filter((s) => s.orderId && processorOf(s.index) === ADYEN).length
+    const authorizeRoutes: string[] = [WORLDPAY.routes.authorize, ADYEN.routes.authorize, "token.exchange"]
     const attempts = shoppers.flatMap((s) => s.attempts)
     const faultsSeen = proxy.calls.filter(
-      (c) => (c.route === "cnp.online" || c.route === "token.exchange") && (c.status === "no answer" || c.status === 503)
+      (c) => authorizeRoutes.includes(c.route) && (c.status === "no answer" || c.status === 503)
     ).length
     Object.assign(report, {
       checkout: {
         seconds: Math.round((Date.now() - started) / 1000),
         orders,
+        adyen_orders: adyenOrders,
         failed_carts: CHECKOUTS - orders,
         impatient_shoppers: patience.filter((p) => p < 8).length,
         attempts: attempts.length,
@@ -246,6 +278,7 @@ describe(`faults: ${CHECKOUTS} checkouts and ${CHARGEBACKS} chargebacks under th
     // The faults really happened, and shoppers still got orders through them.
     expect(faultsSeen).toBeGreaterThan(0)
     expect(orders).toBeGreaterThan(0)
+    expect(adyenOrders).toBeGreaterThan(0)
     expect(problems).toEqual([])
   })
 

@@ -2,11 +2,13 @@ import { randomUUID } from "node:crypto"
 import { adminHeaders, createAppDir, createDatabase, startMedusa, type AppDatabase, type MedusaProcess } from "./lib/app"
 import { installRecordingFetch, logDir, markSkipped, recordSecrets } from "./lib/capture"
 import { call, deliverChargeback } from "./lib/medusa"
+import { adyenNotifications, DISPUTE_DRIVERS } from "../helpers/disputes"
+import { ADYEN, lastSeq, liveAuthorizations, movesSince, PROCESSORS, type ProcessorName, type SandboxMove } from "../helpers/processors"
 import { findRedisServer, startRedis, waitFor, type RedisServer } from "./lib/processes"
 import {
   control,
   CountingProxy,
-  processorTransactions,
+  pointAdyenWebhook,
   startSuiteSandbox,
   type Sandbox,
   type SuiteAccount,
@@ -58,6 +60,9 @@ describeWithRedis("production topology: a server process and a worker process on
   let stopRecording: () => void
   const medusaUrls: string[] = []
 
+  /** The checkout taken through each processor, and the payment it made there. */
+  const paid: Partial<Record<ProcessorName, { shopper: ShopperResult; payment: SandboxMove }>> = {}
+  /** The Worldpay checkout's shopper, whose order the ServiceScan chargebacks below are raised on. */
   let shopper: ShopperResult
   let firstChargeback: Chargeback
 
@@ -78,6 +83,8 @@ describeWithRedis("production topology: a server process and a worker process on
     stopRecording = installRecordingFetch(SUITE, (url) => medusaUrls.some((base) => url.startsWith(base)))
     redis = await startRedis(redisServer as string, logDir())
     ;({ sandbox, account } = await startSuiteSandbox())
+    // helpers/processors.ts and helpers/disputes.ts count and raise at the sandbox this URL names.
+    process.env.SERVICESCAN_SANDBOX_URL = sandbox.url
     recordSecrets(SUITE, { paymentTokenKey: account.keys.paymentToken, secretKey: account.keys.secret }, { shareableKey: account.keys.shareable })
     app = await createAppDir()
     db = await createDatabase(app.dir, SUITE)
@@ -89,6 +96,8 @@ describeWithRedis("production topology: a server process and a worker process on
     ])
     medusaUrls.push(server.url, worker.url)
     admin = adminHeaders(db.store)
+    // Adyen pushes its notifications to the server, the process a load balancer sends webhooks to.
+    await pointAdyenWebhook(sandbox, server.url)
   })
 
   afterAll(async () => {
@@ -116,18 +125,33 @@ describeWithRedis("production topology: a server process and a worker process on
     expect((await call(worker.url, "/admin/servicescan/health", { headers: admin })).status).toBe(404)
   })
 
-  it("takes a store checkout on the server: the widget's flow, one authorization at the processor, made by the server", async () => {
-    shopper = await shop({ index: 1, medusaUrl: server.url, store: db.store, sandbox, account, rng: random(1) })
-    expect(shopper.orderId).toMatch(/^order_/)
-    const authorizations = (await processorTransactions(sandbox)).filter(
-      (t) => t.type === "authorization" && t.response === "000" && t.token?.endsWith(shopper.last4)
-    )
-    expect(new Set(authorizations.map((t) => t.cnpTxnId)).size).toBe(1)
-    expect(authorizations[0].amount).toBe(1050)
-    expect(serverProxy.count("token.exchange")).toBe(1)
-    expect(serverProxy.count("cnp.online")).toBe(1)
-    expect(workerProxy.count("cnp.online") + workerProxy.count("token.exchange")).toBe(0)
-  })
+  it.each(PROCESSORS.map((processor, i) => ({ ...processor, index: i + 1 })))(
+    "takes a store checkout through $name on the server: the widget's flow, one authorization at the processor, made by the server",
+    async (processor) => {
+      const mark = await lastSeq(processor)
+      const since = Date.now()
+      const result = await shop({
+        index: processor.index,
+        medusaUrl: server.url,
+        store: db.store,
+        sandbox,
+        account,
+        rng: random(processor.index),
+        providerId: processor.providerId,
+      })
+      if (processor.name === "worldpay") shopper = result
+      expect(result.orderId).toMatch(/^order_/)
+      const moves = movesSince(await processor.moves(), mark)
+      // One approved authorization, of the order's amount, never answered twice: the only movement.
+      expect(moves.map((m) => [m.kind, m.ok, m.amount, m.replays])).toEqual([["authorization", true, 1050, 0]])
+      expect(liveAuthorizations(moves)).toHaveLength(1)
+      expect(moves[0].token).toMatch(processor.tokenPattern)
+      expect(serverProxy.count("token.exchange", since)).toBe(1)
+      expect(serverProxy.count(processor.routes.authorize, since)).toBe(1)
+      expect(workerProxy.count(processor.routes.authorize, since) + workerProxy.count("token.exchange", since)).toBe(0)
+      paid[processor.name] = { shopper: result, payment: moves[0] }
+    }
+  )
 
   it("hands an event the server raised (order.placed, from that checkout) to the worker, through Redis", async () => {
     await worker.waitForLine("process order.placed", /Processing order\.placed/, { timeoutMs: 30_000 })
@@ -198,6 +222,48 @@ describeWithRedis("production topology: a server process and a worker process on
       `/admin/servicescan/chargebacks?order_id=${shopper.orderId}`
     )
     expect(orderChargebacks.body.items.map((c) => c.id)).toEqual([firstChargeback.id])
+  })
+
+  it("takes an Adyen dispute pushed to the server's webhook; the worker applies it through Redis: chargeback recorded, proof requested", async () => {
+    const adyen = paid.adyen
+    if (!adyen) throw new Error("no Adyen checkout to dispute")
+    const since = Date.now()
+    const disputeRef = await DISPUTE_DRIVERS.adyen.raise(adyen.payment.id)
+    // The sandbox pushes NOTIFICATION_OF_CHARGEBACK and CHARGEBACK to the server, which answers once they are stored.
+    await waitFor(
+      "the sandbox to deliver the dispute's notifications",
+      async () => {
+        const sent = await adyenNotifications(disputeRef)
+        return sent.length > 0 && sent.every((n) => n.status === "delivered")
+      },
+      { timeoutMs: 30_000, intervalMs: 200 }
+    )
+    const recorded = await waitFor(
+      "the Adyen dispute's chargeback and its proof request",
+      async () => {
+        const { items } = (await adminGet<{ items: { id: string }[] }>(`/admin/servicescan/chargebacks?order_id=${adyen.shopper.orderId}`)).body
+        const [cb] = items.length === 1 ? [await chargeback(items[0].id)] : []
+        return cb?.proof_requests[0]?.remote_id ? cb : undefined
+      },
+      { timeoutMs: 30_000, intervalMs: 250 }
+    )
+    expect(recorded.order_id).toBe(adyen.shopper.orderId)
+    // The server stored the events and raised the event; the subscriber ran in the worker only.
+    await worker.waitForLine("the worker to apply the webhook's events", /Processing servicescan\.processor_events\.received/, { since })
+    expect(server.grep(/Processing servicescan\./)).toEqual([])
+    // The proof request was created once, at the sandbox, by the worker.
+    expect(workerProxy.calls.filter((c) => c.route === "disputes.proofRequest.create" && c.at >= since).map((c) => c.status)).toEqual([200])
+    expect(serverProxy.count("disputes.proofRequest.create", since)).toBe(0)
+    const atService = await control<{ items: { id: string }[] }>(sandbox, `/__sandbox/proof-requests?accountId=${account.accountId}`)
+    expect(atService.items.map((i) => i.id)).toContain(recorded.proof_requests[0].remote_id)
+    // Its evidence completes in the worker too (as the Worldpay chargeback's above), before the next case counts completions.
+    await waitFor(
+      "the Adyen chargeback's proof request to complete",
+      async () => (await chargeback(recorded.id)).proof_requests[0]?.status === "complete",
+      { timeoutMs: 30_000, intervalMs: 500 }
+    )
+    // Nothing the dispute's work did reached Adyen's payment API (no refund, no release).
+    expect(movesSince(await ADYEN.moves(), adyen.payment.seq).filter((m) => m.id !== adyen.payment.id)).toEqual([])
   })
 
   it("hands servicescan.proof_request.completed raised on the server (an admin's check now) to the worker", async () => {

@@ -67,8 +67,7 @@ const providerOptions = {
 
 /**
  * The suite account's Adyen merchant (lib/canaries.ts), played by the sandbox: one object for the
- * provider's `gateway`, as the root medusa-config.ts's `adyenDemo` (and for a `disputeGateway` once
- * the suites raise Adyen disputes).
+ * provider's `gateway` and the module's `disputeGateway`, as the root medusa-config.ts's `adyenDemo`.
  */
 const adyen = {
   type: "adyen" as const,
@@ -114,6 +113,10 @@ module.exports = defineConfig({
         checkoutReconcileAfterMs: number("SYSTEM_CHECKOUT_RECONCILE_AFTER_MS", 60_000),
         pageSize: number("SYSTEM_PAGE_SIZE", 250),
         concurrency: number("SYSTEM_CONCURRENCY", 8),
+        // Adyen's disputes, pushed to /hooks/servicescan/adyen (the topology suite raises one). Worldpay's
+        // Chargeback API is left out: its case import would poll the sandbox in every suite, and the
+        // suites' Worldpay chargebacks arrive through ServiceScan's own webhook.
+        disputeGateway: [adyen],
       },
     },
     {

@@ -1,3 +1,4 @@
+import { liveAuthorizations, type SandboxMove } from "../../helpers/processors"
 import type { ProcessorTransaction } from "./sandbox"
 
 /** One approved authorization at the processor, and what became of it. */
@@ -61,4 +62,25 @@ export function transactionSummary(transactions: ProcessorTransaction[]): Record
     summary[key] = (summary[key] ?? 0) + 1
   }
   return summary
+}
+
+/**
+ * The same books for a processor counted through helpers/processors.ts (`TestProcessor.moves()`),
+ * where a token does not keep the card's last four digits (Adyen's stored payment method ids):
+ * `last4ByToken` names each token's card, as the processor's own listing of stored cards shows it.
+ * `cnpTxnId` holds the processor's id of the payment (Adyen: its pspReference).
+ */
+export function ledgerFromMoves(moves: SandboxMove[], last4ByToken: ReadonlyMap<string, string>): Map<string, CardLedger> {
+  const live = new Set(liveAuthorizations(moves).map((m) => m.id))
+  const byCard = new Map<string, CardLedger>()
+  for (const m of moves) {
+    if ((m.kind !== "authorization" && m.kind !== "sale") || !m.ok) continue
+    const last4 = (m.token && last4ByToken.get(m.token)) ?? `token ${m.token ?? "none"}`
+    const ledger = byCard.get(last4) ?? { last4, authorizations: [], live: [] }
+    byCard.set(last4, ledger)
+    const authorization = { cnpTxnId: m.id, requestId: m.key, amount: m.amount, answers: 1 + m.replays, released: !live.has(m.id) }
+    ledger.authorizations.push(authorization)
+    if (!authorization.released) ledger.live.push(authorization)
+  }
+  return byCard
 }

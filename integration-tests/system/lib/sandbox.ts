@@ -28,6 +28,12 @@ export function routeOf(method: string, path: string): string {
   if (p === "/api/v1/forms") return "forms.create"
   if (/^\/api\/v1\/[^/]+\/form\//.test(p)) return "token.exchange"
   if (p === "/cnp/online") return "cnp.online"
+  // Adyen's Checkout v71 and Disputes v30, named as the sandbox's route table names them.
+  const checkout = /^\/v71\/payments(?:\/[^/]+\/(captures|refunds|cancels|reversals))?$/.exec(p)
+  if (checkout) return checkout[1] ? `adyen.payments.${checkout[1]}` : "adyen.payments"
+  if (p === "/v71/cancels") return "adyen.cancels"
+  const disputes = /^\/ca\/services\/DisputeService\/v30\/(\w+)$/.exec(p)
+  if (disputes) return `adyen.disputes.${disputes[1]}`
   if (method === "PUT" && p === "/disputes/proofRequest") return "disputes.proofRequest.create"
   if (p.startsWith("/disputes/proof/")) return "disputes.proof.get"
   if (p.startsWith("/disputes/image/")) return "disputes.image.get"
@@ -140,6 +146,18 @@ export async function startSuiteSandbox(options: { proofDelayMs?: number | null 
     body: { processor: PROCESSOR, adyen: { ...adyen, webhookAuth: { username: webhookUser, password: webhookPassword } } },
   })
   return { sandbox, account: { accountId: created.accountId, keys: created.keys }, requestLog }
+}
+
+/**
+ * Points the suite account's Adyen merchant's notification webhook at a Medusa process, as a
+ * merchant sets it in Adyen's Customer Area: the process is only known once it listens, after
+ * the account was created. The sandbox delivers to it directly, not through a counting proxy.
+ */
+export async function pointAdyenWebhook(sandbox: Sandbox, medusaUrl: string): Promise<void> {
+  await control(sandbox, `/__sandbox/adyen/merchants/${encodeURIComponent(ADYEN_MERCHANT.merchantAccount)}`, {
+    method: "POST",
+    body: { webhookUrl: `${medusaUrl}/hooks/servicescan/adyen` },
+  })
 }
 
 /** The sandbox's control API (never faulted). */

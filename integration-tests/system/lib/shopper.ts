@@ -46,8 +46,10 @@ export async function shop(options: {
   rng: () => number
   clientFaultRate?: number
   maxAttempts?: number
+  /** The payment provider paid through (helpers/processors.ts `PROCESSORS`); the widget's default, Worldpay's, when absent. */
+  providerId?: string
 }): Promise<ShopperResult> {
-  const { index, medusaUrl, store, sandbox, account, rng, clientFaultRate = 0, maxAttempts = 8 } = options
+  const { index, medusaUrl, store, sandbox, account, rng, clientFaultRate = 0, maxAttempts = 8, providerId } = options
   const sdk = new Medusa({ baseUrl: medusaUrl, publishableKey: store.publishableKey })
   const card = shopperCard(index)
   const { cart } = await sdk.store.cart.create({
@@ -94,7 +96,7 @@ export async function shop(options: {
       result.attempts.push({ outcome: "order (cart already completed)", clientFault: "none" })
       break
     }
-    const paid = await payWithServiceScan(widgetSdk, current, { form })
+    const paid = await payWithServiceScan(widgetSdk, current, { form, ...(providerId ? { providerId } : {}) })
     if (paid.type === "order") {
       result.orderId = paid.order.id
       result.attempts.push({ outcome: "order", clientFault })
