@@ -1,15 +1,14 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { createUsersWorkflow } from "@medusajs/core-flows"
-import { createReadStream, existsSync, statSync } from "node:fs"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { copyFile, mkdir, readFile } from "node:fs/promises"
-import { createServer, request, type Server } from "node:http"
+import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { extname, join, normalize } from "node:path"
+import { join } from "node:path"
 import type { Browser, Locator, Page } from "playwright-core"
 // The repository's one browser finder: CHROMIUM_PATH, a system Chromium, or the packaged one.
 import { launchChromium } from "../../../../scripts/chromium.cjs"
+import { createAdmin, requireAdminBuild, startAdminServer } from "./support/admin-app"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, type TestSandbox } from "../../../../integration-tests/helpers/sandbox"
 import { seedStore, type SeededStore } from "../../../../integration-tests/helpers/store"
 import { checkoutWithCard } from "../../../../integration-tests/helpers/checkout"
@@ -35,64 +34,12 @@ import { checkoutWithCard } from "../../../../integration-tests/helpers/checkout
 reserveSandboxUrl()
 jest.setTimeout(240_000)
 
-const ADMIN_DIR = process.env.E2E_ADMIN_DIR ?? ""
 const SHOTS = process.env.E2E_SCREENSHOTS ?? "/tmp/servicescan-admin-e2e"
 const DOC_SHOTS = process.env.E2E_DOCS_SCREENSHOTS ?? ""
 const APPROVE = "4457119922390123"
 const EMAIL = "merchant@example.com"
 const PASSWORD = "correct-horse-battery-staple"
 const SECRET_KEY = "sk_test_servicescan_demo"
-
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript",
-  ".css": "text/css",
-  ".svg": "image/svg+xml",
-  ".ttf": "font/ttf",
-  ".woff2": "font/woff2",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".json": "application/json",
-}
-
-/**
- * The built dashboard under /app and everything else proxied to the app, on
- * one origin: the session cookie then works as in production, with the SDK's
- * default base URL "/".
- */
-function startAdminServer(backend: URL): Promise<Server> {
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", "http://admin.local")
-    if (url.pathname === "/app" || url.pathname.startsWith("/app/")) {
-      const relative = normalize(decodeURIComponent(url.pathname.slice("/app".length))).replace(/^(\.\.[/\\])+/, "")
-      let file = join(ADMIN_DIR, relative)
-      if (!existsSync(file) || statSync(file).isDirectory()) {
-        file = join(ADMIN_DIR, "index.html")
-      }
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" })
-      createReadStream(file).pipe(res)
-      return
-    }
-    const upstream = request(
-      {
-        host: backend.hostname,
-        port: backend.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, host: backend.host },
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      }
-    )
-    upstream.on("error", () => {
-      res.writeHead(502).end()
-    })
-    req.pipe(upstream)
-  })
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)))
-}
 
 medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer, dbUtils }) => {
@@ -196,24 +143,14 @@ medusaIntegrationTestRunner({
     }
 
     beforeAll(async () => {
-      if (!ADMIN_DIR || !existsSync(join(ADMIN_DIR, "index.html"))) {
-        throw new Error("E2E_ADMIN_DIR must point at a dashboard build; run src/admin/__tests__/e2e/run.mjs")
-      }
+      requireAdminBuild()
       await mkdir(SHOTS, { recursive: true })
       sandbox = await startTestSandbox()
       container = getContainer()
       store = await seedStore(container)
 
       // An admin who logs in through the dashboard's own form.
-      const { result: users } = await createUsersWorkflow(container).run({ input: { users: [{ email: EMAIL }] } })
-      const auth = container.resolve(Modules.AUTH)
-      const { authIdentity, error } = await auth.register("emailpass", {
-        body: { email: EMAIL, password: PASSWORD },
-      } as Parameters<typeof auth.register>[1])
-      if (!authIdentity) {
-        throw new Error(`could not register the admin: ${error}`)
-      }
-      await auth.updateAuthIdentities({ id: authIdentity.id, app_metadata: { user_id: users[0].id } })
+      await createAdmin(container, EMAIL, PASSWORD)
 
       // A paid order whose payment carries a scan id (its hosted form id).
       const { formId, result } = await checkoutWithCard(api, store, { number: APPROVE }, { scanned: true })
