@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { ChildProcess } from "node:child_process"
 import { reserveSandboxUrl, sandboxFetch, submitTestForm } from "../helpers/sandbox"
-import { medianRatioInterval, percentile, ratioStandardError, sum } from "./precision"
+import { meanDifference, medianExcessInterval, medianRatioInterval, percentile, ratioStandardError, sum } from "./precision"
 import { startProfilerFromEnv } from "./profiler"
 import { startSandboxProcess } from "./sandbox-process"
 import { seedStore, SYSTEM_PROVIDER_ID } from "../helpers/store"
@@ -21,8 +21,20 @@ import { completeCart, sendFormResult, startCheckout, StoreCheckout } from "../h
  * BENCH_PROCESSOR=worldpay|adyen (default worldpay): which ServiceScan provider of the
  * test app pays (helpers/processors.ts), and whose API the requests are counted at.
  *
- * BENCH_N checkouts per provider (default 40) after BENCH_WARMUP (default 5).
+ * BENCH_N checkouts per provider (default 40) after BENCH_WARMUP (default 5), one at a time,
+ * then more in steps of 20 until the added CPU's 95 % interval is at most ±1 ms, up to
+ * BENCH_MAX_N (default 600; the line then says "not reached").
  * BENCH_PROFILE=<file.cpuprofile> profiles the app over these (both providers).
+ *
+ * Added CPU per completion: the app runs in this process (medusaIntegrationTestRunner boots it
+ * here; the sandbox is a child), so `process.cpuUsage()` over one completion is the app's user +
+ * system CPU for it, plus the test client's sending one request and reading one answer, which is
+ * the same for both kinds and cancels in the difference. Nothing else runs here while it is
+ * timed: completions go one at a time.
+ *
+ * Added wall time beyond the two calls: p50(ServiceScan) − p50(system) − the median time the
+ * token exchange and the authorization took as the sandbox saw them (its `durationsMs`), over the
+ * same sequential completions.
  *
  * Then throughput: BENCH_CONCURRENCY (default 4) completions at a time,
  * BENCH_THROUGHPUT_N orders per provider (default 144) in batches of three
@@ -42,9 +54,24 @@ const N = Number(process.env.BENCH_N ?? 40)
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4)
 const BATCH = CONCURRENCY * 3
+const MAX_N = Math.max(N, Number(process.env.BENCH_MAX_N ?? 600))
+const N_STEP = 20
+/** The added CPU's interval half-width the sequential phase runs until (ms). */
+const CPU_HALF_WIDTH_MS = 1
 const THROUGHPUT_N = Math.max(BATCH, Math.round(Number(process.env.BENCH_THROUGHPUT_N ?? 144) / BATCH) * BATCH)
 
-type Stats = { requests: Record<string, number> }
+type Stats = { requests: Record<string, number>; durationsMs?: Record<string, number[]> }
+type Timed = { ms: number; cpuMs: number }
+
+/** Wall time and this process's CPU time (user + system) over `work`. */
+async function timed<T>(work: () => Promise<T>): Promise<{ result: T } & Timed> {
+  const cpu0 = process.cpuUsage()
+  const t0 = process.hrtime.bigint()
+  const result = await work()
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6
+  const cpu = process.cpuUsage(cpu0)
+  return { result, ms, cpuMs: (cpu.user + cpu.system) / 1000 }
+}
 
 /** The processor BENCH_PROCESSOR names. */
 function benchProcessor(): TestProcessor {
@@ -71,23 +98,19 @@ medusaIntegrationTestRunner({
       sandbox = (await startSandboxProcess(SANDBOX_PORT)).child
       const store = await seedStore(getContainer())
 
-      const timeServiceScan = async (): Promise<number> => {
+      const timeServiceScan = async (): Promise<Timed> => {
         const checkout = await startCheckout(api, store, { providerId: SERVICESCAN_PROVIDER_ID })
         const form = await submitTestForm({ number: "4457119922390123" })
         await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
-        const t0 = process.hrtime.bigint()
-        const result = await completeCart(api, store, checkout)
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6
+        const { result, ms, cpuMs } = await timed(() => completeCart(api, store, checkout))
         if (result.type !== "order") throw new Error(`servicescan checkout failed: ${JSON.stringify(result)}`)
-        return ms
+        return { ms, cpuMs }
       }
-      const timeSystem = async (): Promise<number> => {
+      const timeSystem = async (): Promise<Timed> => {
         const checkout = await startCheckout(api, store, { providerId: SYSTEM_PROVIDER_ID })
-        const t0 = process.hrtime.bigint()
-        const result = await completeCart(api, store, checkout)
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6
+        const { result, ms, cpuMs } = await timed(() => completeCart(api, store, checkout))
         if (result.type !== "order") throw new Error(`system checkout failed: ${JSON.stringify(result)}`)
-        return ms
+        return { ms, cpuMs }
       }
 
       for (let i = 0; i < WARMUP; i++) {
@@ -97,19 +120,42 @@ medusaIntegrationTestRunner({
 
       await sandboxFetch("/__sandbox/reset-stats", { method: "POST" })
       const profiler = await startProfilerFromEnv()
-      const servicescan: number[] = []
-      const system: number[] = []
-      for (let i = 0; i < N; i++) {
-        // Alternate which goes first so neither always follows the other's garbage.
-        if (i % 2 === 0) {
-          servicescan.push(await timeServiceScan())
-          system.push(await timeSystem())
-        } else {
-          system.push(await timeSystem())
-          servicescan.push(await timeServiceScan())
+      const servicescanRuns: Timed[] = []
+      const systemRuns: Timed[] = []
+      const addedCpu = () =>
+        meanDifference(
+          servicescanRuns.map((run) => run.cpuMs),
+          systemRuns.map((run) => run.cpuMs)
+        )
+      let n = 0
+      // At least N pairs; then on, a step at a time, until the added CPU is known to ±1 ms or MAX_N.
+      while (n < N || (n < MAX_N && addedCpu().halfWidth > CPU_HALF_WIDTH_MS)) {
+        const until = n < N ? N : Math.min(MAX_N, n + N_STEP)
+        for (; n < until; n++) {
+          // Alternate which goes first so neither always follows the other's garbage.
+          if (n % 2 === 0) {
+            servicescanRuns.push(await timeServiceScan())
+            systemRuns.push(await timeSystem())
+          } else {
+            systemRuns.push(await timeSystem())
+            servicescanRuns.push(await timeServiceScan())
+          }
         }
       }
       await profiler.stop()
+      const cpu = addedCpu()
+      const servicescan = servicescanRuns.map((run) => run.ms)
+      const system = systemRuns.map((run) => run.ms)
+      // The remote calls of these sequential completions as the sandbox saw them, before the
+      // throughput phase adds concurrent ones.
+      const { body: sequentialStats } = await sandboxFetch<Stats>("/__sandbox/stats")
+      const exchangeMs = sequentialStats.durationsMs?.["token.exchange"] ?? []
+      const authorizeMs = sequentialStats.durationsMs?.[PROCESSOR.routes.authorize] ?? []
+      if (exchangeMs.length !== n || authorizeMs.length !== n) {
+        throw new Error(
+          `the sandbox timed ${exchangeMs.length} exchanges and ${authorizeMs.length} authorizations for ${n} ServiceScan completions`
+        )
+      }
 
       // Throughput: a batch of prepared carts completed CONCURRENCY at a time.
       const prepareServiceScan = async () => {
@@ -158,7 +204,7 @@ medusaIntegrationTestRunner({
       // Form submissions are the shopper's browser talking to the service, not the provider.
       // Every call to the processor's payment API counts (Worldpay: cnp.online; Adyen: /payments and the modifications).
       const providerRequests = (stats.requests["token.exchange"] ?? 0) + processorCalls(PROCESSOR, stats.requests)
-      const authorizations = N + BATCH + THROUGHPUT_N
+      const authorizations = n + BATCH + THROUGHPUT_N
       // The work happened: every ServiceScan order was authorized at the processor.
       const authorizeCalls = stats.requests[PROCESSOR.routes.authorize] ?? 0
       if (authorizeCalls < authorizations) {
@@ -170,6 +216,8 @@ medusaIntegrationTestRunner({
       const ssP50 = percentile(servicescan, 50)
       const sysP50 = percentile(system, 50)
       const p50Interval = medianRatioInterval(servicescan, system)
+      const addedWall = medianExcessInterval(servicescan, system, [exchangeMs, authorizeMs])
+      const sortedMedian = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50)
       const batchCount = THROUGHPUT_N / BATCH
       // Every batch completes as many orders, so the throughput ratio is mean system batch time over mean ServiceScan one.
       const throughputError = batchCount > 1 ? ratioStandardError(batches.system, batches.servicescan) : undefined
@@ -184,13 +232,13 @@ medusaIntegrationTestRunner({
             })
           : undefined
       const lines = [
-        `checkouts: ${N} per provider after ${WARMUP} warm-up each (${SERVICESCAN_PROVIDER_ID}, ${PROCESSOR.name}, vs ${SYSTEM_PROVIDER_ID}), sandbox in its own process, latency 0`,
+        `checkouts: ${n} per provider after ${WARMUP} warm-up each (${SERVICESCAN_PROVIDER_ID}, ${PROCESSOR.name}, vs ${SYSTEM_PROVIDER_ID}), sandbox in its own process, latency 0`,
         `servicescan complete: p50 ${ssP50.toFixed(0)} ms, p95 ${percentile(servicescan, 95).toFixed(0)} ms`,
         `system      complete: p50 ${sysP50.toFixed(0)} ms, p95 ${percentile(system, 95).toFixed(0)} ms`,
         `throughput at concurrency ${CONCURRENCY}: ${THROUGHPUT_N} orders per provider in batches of ${BATCH}; servicescan ${ssOps.toFixed(2)} orders/s (${(wall.servicescan / 1000).toFixed(1)} s), system ${sysOps.toFixed(2)} orders/s (${(wall.system / 1000).toFixed(1)} s)`,
         `provider requests to the service and processor: ${providerRequests} for ${authorizations} authorizations (${JSON.stringify(stats.requests)})`,
         ...(quarters ? [`throughput ratio by quarter of the timed batches, in the order they ran: ${quarters.map((r) => r.toFixed(2)).join(", ")}`] : []),
-        `precision: p50 ratio 95 % interval ${p50Interval.low.toFixed(2)}-${p50Interval.high.toFixed(2)} (bootstrap over the ${N} checkouts of each), ` +
+        `precision: p50 ratio 95 % interval ${p50Interval.low.toFixed(2)}-${p50Interval.high.toFixed(2)} (bootstrap over the ${n} checkouts of each), ` +
           (throughputError === undefined
             ? "throughput ratio: one batch of each, no spread to measure"
             : `throughput ratio ±${throughputError.toFixed(2)} (one standard error over the ${batchCount} batches of each)`),
@@ -198,8 +246,17 @@ medusaIntegrationTestRunner({
           `throughput ratio ${(ssOps / sysOps).toFixed(2)} at concurrency ${CONCURRENCY} (${ssOps.toFixed(2)} / ${sysOps.toFixed(2)} orders/s), ` +
           `${(providerRequests / authorizations).toFixed(2)} requests per authorization`,
       ]
+      lines.push(
+        `cpu per completion (this process, user + system): servicescan mean ${(sum(servicescanRuns.map((r) => r.cpuMs)) / n).toFixed(1)} ms, system mean ${(sum(systemRuns.map((r) => r.cpuMs)) / n).toFixed(1)} ms`,
+        `the two calls as the sandbox saw them: token.exchange p50 ${sortedMedian(exchangeMs).toFixed(2)} ms, ${PROCESSOR.routes.authorize} p50 ${sortedMedian(authorizeMs).toFixed(2)} ms`,
+        cpu.halfWidth <= CPU_HALF_WIDTH_MS
+          ? `added cpu interval: ±${cpu.halfWidth.toFixed(2)} ms at N=${n} (line ±${CPU_HALF_WIDTH_MS} ms reached)`
+          : `added cpu interval: ±${cpu.halfWidth.toFixed(2)} ms at N=${n}: not reached (line ±${CPU_HALF_WIDTH_MS} ms, cap BENCH_MAX_N=${MAX_N})`,
+        `added cpu per completion ${cpu.difference.toFixed(2)} ms ±${cpu.halfWidth.toFixed(2)} (95 %, N=${n}, ${PROCESSOR.name})`,
+        `added wall beyond the two calls p50 ${addedWall.value.toFixed(2)} ms, 95 % interval ${addedWall.low.toFixed(2)} to ${addedWall.high.toFixed(2)} (${PROCESSOR.name})`
+      )
       writeFileSync(process.env.BENCH_RESULT_FILE ?? "/dev/stdout", JSON.stringify({ lines }))
-      expect(servicescan).toHaveLength(N)
+      expect(servicescan).toHaveLength(n)
     })
   },
 })

@@ -299,6 +299,10 @@ export function createServer(store: Store, services: Services, log: Log, fallbac
 
     if (route.kind === "service") {
       store.countRequest(route.name);
+      // Arrival to the answer's last byte handed to the socket: the service's own time, which a
+      // bench subtracts from what its caller took.
+      const arrived = process.hrtime.bigint();
+      res.once("finish", () => store.recordDuration(route.name, Number(process.hrtime.bigint() - arrived) / 1e6));
       const fault = await applyFaults(store, req);
       if (fault === "reset") return;
       if (fault === "error") {

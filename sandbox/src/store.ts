@@ -127,7 +127,16 @@ export interface Limits {
 export interface Stats {
   requests: Record<string, number>;
   total: number;
+  /**
+   * Per service route, how long each answered request took as the sandbox saw it: from its
+   * arrival to the last byte of its answer, in ms, oldest first (the newest 100,000 kept).
+   * Benches subtract these from a completion's time to judge what the caller added.
+   */
+  durationsMs: Record<string, number[]>;
 }
+
+/** How many durations a route keeps: enough for any bench, bounded for a long-running sandbox. */
+const MAX_DURATIONS = 100_000;
 
 /** All sandbox state, in memory. Business rules live in the feature modules, not here. */
 export class Store {
@@ -146,6 +155,7 @@ export class Store {
   /** Fixed when the sandbox starts. */
   readonly limits: Limits;
   private requestCounts: Record<string, number> = {};
+  private requestDurations: Record<string, number[]> = {};
 
   constructor(settings: Settings, limits: Limits) {
     this.settings = { ...settings };
@@ -220,12 +230,21 @@ export class Store {
     this.requestCounts[route] = (this.requestCounts[route] ?? 0) + 1;
   }
 
+  /** Records how long one request of `route` took, arrival to answer sent. */
+  recordDuration(route: string, ms: number): void {
+    const list = (this.requestDurations[route] ??= []);
+    list.push(ms);
+    if (list.length > MAX_DURATIONS) list.splice(0, list.length - MAX_DURATIONS);
+  }
+
   resetStats(): void {
     this.requestCounts = Object.fromEntries(SERVICE_ROUTES.map((r) => [r, 0]));
+    this.requestDurations = {};
   }
 
   stats(): Stats {
     const requests = { ...this.requestCounts };
-    return { requests, total: Object.values(requests).reduce((a, b) => a + b, 0) };
+    const durationsMs = Object.fromEntries(Object.entries(this.requestDurations).map(([route, list]) => [route, [...list]]));
+    return { requests, total: Object.values(requests).reduce((a, b) => a + b, 0), durationsMs };
   }
 }

@@ -215,6 +215,7 @@ describe("stats", () => {
         "adyen.disputes.acceptDispute": 0,
       },
       total: 0,
+      durationsMs: {},
     });
     // One payment as the plugin makes it: the browser submits, the backend exchanges and authorizes.
     const { formId } = await submitCard(t.url, t.sb.demo.keys.shareable);
@@ -226,6 +227,13 @@ describe("stats", () => {
     expect(stats.total).toBe(2);
     expect(stats.requests["token.exchange"]).toBe(1);
     expect(stats.requests["cnp.online"]).toBe(1);
+    // Each answered request's own time, as the sandbox saw it (bench:checkout subtracts these).
+    expect(Object.keys(stats.durationsMs).sort()).toEqual(["cnp.online", "token.exchange"]);
+    for (const route of ["cnp.online", "token.exchange"]) {
+      expect(stats.durationsMs[route]).toHaveLength(1);
+      expect(stats.durationsMs[route][0]).toBeGreaterThan(0);
+      expect(stats.durationsMs[route][0]).toBeLessThan(5000);
+    }
 
     await call(t.url, "/disputes/proofRequest", { method: "PUT", key: t.sb.demo.keys.secret, body: JSON.stringify([formId]) });
     await call(t.url, `/disputes/proof/${crypto.randomUUID()}`, { key: t.sb.demo.keys.secret });

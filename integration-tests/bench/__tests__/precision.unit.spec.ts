@@ -1,4 +1,4 @@
-import { medianRatioInterval, percentile, ratioStandardError } from "../precision"
+import { meanDifference, medianExcessInterval, medianRatioInterval, percentile, ratioStandardError } from "../precision"
 
 describe("ratioStandardError", () => {
   it("is the delta method's first-order error of a ratio of means", () => {
@@ -63,5 +63,45 @@ describe("medianRatioInterval", () => {
 
   it("refuses an empty kind", () => {
     expect(() => medianRatioInterval([], [1])).toThrow(RangeError)
+  })
+})
+
+describe("meanDifference", () => {
+  it("is the difference of means with 1.96 standard errors of it", () => {
+    // a: mean 2, variance 2 over 2 values; b: mean 1, variance 0.5 over 2 values.
+    const { difference, halfWidth } = meanDifference([1, 3], [0.5, 1.5])
+    expect(difference).toBeCloseTo(1, 12)
+    expect(halfWidth).toBeCloseTo(1.96 * Math.sqrt(2 / 2 + 0.5 / 2), 12)
+  })
+
+  it("narrows as one over the square root of the samples", () => {
+    const few = meanDifference([9, 11], [4, 6]).halfWidth
+    const repeat = (values: number[]) => Array.from({ length: 50 }, () => values).flat()
+    const many = meanDifference(repeat([9, 11]), repeat([4, 6])).halfWidth
+    expect(many).toBeLessThan(few / 5)
+  })
+
+  it("refuses fewer than two samples of a kind", () => {
+    expect(() => meanDifference([1], [1, 2])).toThrow(RangeError)
+  })
+})
+
+describe("medianExcessInterval", () => {
+  it("is the minuend's median less the subtrahend's and each part's", () => {
+    const result = medianExcessInterval([310, 300, 305], [290, 295, 292], [[3, 2, 4], [5, 5, 6]])
+    // 305 − 292 − 3 − 5
+    expect(result.value).toBe(5)
+    expect(result.low).toBeLessThanOrEqual(result.value)
+    expect(result.high).toBeGreaterThanOrEqual(result.value)
+  })
+
+  it("has no width when every list is constant, and prints the same interval for the same samples", () => {
+    expect(medianExcessInterval([10, 10], [4, 4], [[1, 1]])).toEqual({ value: 5, low: 5, high: 5 })
+    const samples: [number[], number[], number[][]] = [[12, 15, 11, 19], [8, 9, 7, 10], [[1, 2, 1]]]
+    expect(medianExcessInterval(...samples)).toEqual(medianExcessInterval(...samples))
+  })
+
+  it("refuses an empty list", () => {
+    expect(() => medianExcessInterval([1], [1], [[]])).toThrow(RangeError)
   })
 })
