@@ -457,6 +457,7 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
     const gateway = this.gateway_
     const releaseByReference = gateway.releaseByReference?.bind(gateway)
     let release: (requestId: string) => Promise<GatewayResult>
+    const blind = !gateway.lookup && Boolean(releaseByReference)
     if (!gateway.lookup && releaseByReference) {
       // No read by our id (Adyen): release whatever was authorized under the session's reference, blind.
       release = (requestId) => releaseByReference({ requestId, orderId: submitted.requestId, target })
@@ -471,11 +472,15 @@ export class ServiceScanProviderService extends AbstractPaymentProvider<ServiceS
       release = (requestId) => gateway.cancel({ requestId, transactionId, target, paymentTransactionId: transactionId })
     }
     const { result } = await this.calls_.processor(call, release)
-    this.log("warn", {
+    // A blind release goes out for every submitted session that never completed, a declined one included:
+    // usually nothing was authorized, so it is no incident; a failed release reaches the admin as a failed cancel.
+    this.log(blind ? "info" : "warn", {
       ...call,
-      event: result.pending ? "orphan_release_requested" : "orphan_released",
+      event: blind ? "blind_release_requested" : "orphan_released",
       cnp_txn_id: result.transactionId,
-      detail: "an authorization whose answer was lost, on a session that never completed, was released at the processor",
+      detail: blind
+        ? "a session that never completed was released by its reference, in case its authorization's answer was lost"
+        : "an authorization whose answer was lost, on a session that never completed, was released at the processor",
     })
     return { data: input.data }
   }

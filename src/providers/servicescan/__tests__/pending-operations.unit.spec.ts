@@ -90,7 +90,7 @@ describe("a processor that decides later (pending results)", () => {
     expect(calls).toEqual([
       ["releaseByReference", { requestId: SESSION_REQUEST_ID, orderId: SESSION_REQUEST_ID, target: "authorization" }],
     ])
-    expect(logEntries(logger)).toEqual(expect.arrayContaining([expect.objectContaining({ event: "orphan_release_requested" })]))
+    expect(logEntries(logger)).toEqual(expect.arrayContaining([expect.objectContaining({ event: "blind_release_requested" })]))
   })
 })
 
