@@ -132,7 +132,8 @@ export class DisputeAnalyticsService {
   }
 }
 
-function emptyChargebacks(month: string): ChargebackMonthRow {
+/** A month with no chargebacks, as the repository would answer it. */
+export function emptyChargebacks(month: string): ChargebackMonthRow {
   return {
     month,
     chargebacks: 0,

@@ -1,6 +1,6 @@
 import { resolveModuleOptions, RESOLVED_OPTIONS } from "../../options"
 import type { ChargebackMonthRow, DisputeAnalyticsSqlRepository, OrderMonthRow } from "../../repositories/dispute-analytics"
-import { DisputeAnalyticsService, monthsBetween } from "../dispute-analytics"
+import { DisputeAnalyticsService, emptyChargebacks, monthsBetween } from "../dispute-analytics"
 
 /**
  * What the analytics service derives from the SQL's monthly rows (the SQL
@@ -10,22 +10,7 @@ import { DisputeAnalyticsService, monthsBetween } from "../dispute-analytics"
  * handed in as the repository would answer them.
  */
 function serviceWith(rows: { chargebacks: Partial<ChargebackMonthRow>[]; orders: OrderMonthRow[] }, monitoring?: object) {
-  const chargebacks = rows.chargebacks.map((row) => ({
-    month: "2026-02",
-    chargebacks: 0,
-    won: 0,
-    lost: 0,
-    closed: 0,
-    pending: 0,
-    recovered: "0",
-    lost_amount: "0",
-    at_stake: "0",
-    due_soon: 0,
-    scans_valid: 0,
-    scans_invalid: 0,
-    scans_unjudged: 0,
-    ...row,
-  }))
+  const chargebacks = rows.chargebacks.map((row) => ({ ...emptyChargebacks("2026-02"), ...row }))
   const repository: Pick<DisputeAnalyticsSqlRepository, "chargebacksByMonth" | "ordersByMonth" | "currencies"> = {
     chargebacksByMonth: async () => chargebacks,
     ordersByMonth: async () => rows.orders,
