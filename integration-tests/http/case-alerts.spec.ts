@@ -11,6 +11,7 @@ import { checkoutWithCard } from "../helpers/checkout"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, TestSandbox } from "../helpers/sandbox"
 import { SeededStore, seedStore } from "../helpers/store"
 import { waitFor } from "../helpers/wait"
+import { outsideWorldpayAuthorization } from "../helpers/outside-authorization"
 
 /**
  * Case alerts through Medusa's Notification Module, with its local provider
@@ -154,32 +155,9 @@ medusaIntegrationTestRunner({
       expect(titles.filter((title) => title === "Chargeback case due in 3 days")).toHaveLength(1)
     })
 
-    /** An authorization made at the processor by someone else than this store (as in evidence-loop.spec.ts). */
-    async function outsideAuthorization(): Promise<string> {
-      const post = async (body: string) => {
-        const response = await fetch(`${reserveSandboxUrl()}/cnp/online`, {
-          method: "POST",
-          headers: { "content-type": "text/xml" },
-          body: `<cnpOnlineRequest version="12.30" xmlns="http://www.vantivcnp.com/schema" merchantId="1234567"><authentication><user>demo-user</user><password>demo-password</password></authentication>${body}</cnpOnlineRequest>`,
-        })
-        return response.text()
-      }
-      const registered = await post(
-        `<registerTokenRequest id="alerts-reg" reportGroup="rg"><orderId>alerts-1</orderId><accountNumber>${APPROVE}</accountNumber></registerTokenRequest>`
-      )
-      const token = /<cnpToken>(\d+)<\/cnpToken>/.exec(registered)?.[1]
-      const authorized = await post(
-        `<authorization id="alerts-${Date.now()}" reportGroup="rg"><orderId>alerts-order</orderId><amount>700</amount><orderSource>ecommerce</orderSource><token><cnpToken>${token}</cnpToken></token></authorization>`
-      )
-      const cnpTxnId = /<cnpTxnId>(\d+)<\/cnpTxnId>/.exec(authorized)?.[1]
-      if (!cnpTxnId) {
-        throw new Error(`no authorization: ${authorized}`)
-      }
-      return cnpTxnId
-    }
 
     it("an unmatched case needs attention: one feed notification, however often it is imported", async () => {
-      const caseId = await raiseCase({ cnpTxnId: await outsideAuthorization(), reasonCode: "10.4", replyBy: dayOffset(12) })
+      const caseId = await raiseCase({ cnpTxnId: await outsideWorldpayAuthorization("alerts"), reasonCode: "10.4", replyBy: dayOffset(12) })
       // Every unmatched case is tried again on each import (the sandbox's demo merchant has others): counted, not announced again.
       expect((await importServiceScanDisputeCases(container)).unmatched).toBeGreaterThanOrEqual(1)
       const row = await caseRow(caseId)

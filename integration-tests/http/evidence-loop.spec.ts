@@ -15,6 +15,7 @@ import { reserveSandboxUrl, sandboxFetch, startTestSandbox, TestSandbox } from "
 import { SeededStore, seedStore } from "../helpers/store"
 import { adyenNotifications, DISPUTE_DRIVERS, pointAdyenWebhookAt } from "../helpers/disputes"
 import { lastSeq, movesSince, PROCESSORS, TestProcessor, WORLDPAY } from "../helpers/processors"
+import { outsideWorldpayAuthorization } from "../helpers/outside-authorization"
 import { embeddedImages, pdfText } from "../../src/lib/evidence-pack/__tests__/fixtures"
 
 /**
@@ -237,34 +238,9 @@ medusaIntegrationTestRunner({
       })
     })
 
-    /** An authorization made at the processor by someone else than this store (another shop, the portal). */
-    async function outsideAuthorization(): Promise<string> {
-      const envelope = (body: string) =>
-        `<cnpOnlineRequest version="12.30" xmlns="http://www.vantivcnp.com/schema" merchantId="1234567"><authentication><user>demo-user</user><password>demo-password</password></authentication>${body}</cnpOnlineRequest>`
-      const post = async (body: string) => {
-        const response = await fetch(`${reserveSandboxUrl()}/cnp/online`, {
-          method: "POST",
-          headers: { "content-type": "text/xml" },
-          body: envelope(body),
-        })
-        return response.text()
-      }
-      const registered = await post(
-        `<registerTokenRequest id="outside-reg" reportGroup="rg"><orderId>outside-1</orderId><accountNumber>4457119922390123</accountNumber></registerTokenRequest>`
-      )
-      const token = /<cnpToken>(\d+)<\/cnpToken>/.exec(registered)?.[1]
-      const authorized = await post(
-        `<authorization id="outside-${Date.now()}" reportGroup="rg"><orderId>outside-order</orderId><amount>700</amount><orderSource>ecommerce</orderSource><token><cnpToken>${token}</cnpToken></token></authorization>`
-      )
-      const cnpTxnId = /<cnpTxnId>(\d+)<\/cnpTxnId>/.exec(authorized)?.[1]
-      if (!cnpTxnId) {
-        throw new Error(`no authorization: ${authorized}`)
-      }
-      return cnpTxnId
-    }
 
     it("a case that matches no payment is kept unmatched with its data, and an admin assigns it to an order", async () => {
-      const cnpTxnId = await outsideAuthorization()
+      const cnpTxnId = await outsideWorldpayAuthorization("outside")
       const caseId = await raiseCase({ cnpTxnId })
       const report = await importCases()
       expect(report.unmatched).toBeGreaterThanOrEqual(1)

@@ -13,6 +13,7 @@ import { importServiceScanDisputeCases } from "../../src/jobs/_run-dispute-case-
 import { checkoutWithCard } from "../helpers/checkout"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, TestSandbox } from "../helpers/sandbox"
 import { SeededStore, seedStore } from "../helpers/store"
+import { outsideWorldpayAuthorization } from "../helpers/outside-authorization"
 
 /**
  * Only the right admin acts: with Medusa's RBAC on, every admin route of the
@@ -152,27 +153,6 @@ medusaIntegrationTestRunner({
       const [chargeback] = await service().listChargebacks({ external_id: caseId })
       return chargeback.id
     }
-    /** An authorization made at the processor outside this store: its case matches no payment. */
-    async function outsideCnpTxnId(): Promise<string> {
-      const post = async (body: string) =>
-        (
-          await fetch(`${reserveSandboxUrl()}/cnp/online`, {
-            method: "POST",
-            headers: { "content-type": "text/xml" },
-            body: `<cnpOnlineRequest version="12.30" xmlns="http://www.vantivcnp.com/schema" merchantId="1234567"><authentication><user>demo-user</user><password>demo-password</password></authentication>${body}</cnpOnlineRequest>`,
-          })
-        ).text()
-      const registered = await post(`<registerTokenRequest id="rbac-reg" reportGroup="rg"><orderId>rbac-1</orderId><accountNumber>${APPROVE}</accountNumber></registerTokenRequest>`)
-      const token = /<cnpToken>(\d+)<\/cnpToken>/.exec(registered)?.[1]
-      const authorized = await post(
-        `<authorization id="rbac-${Date.now()}" reportGroup="rg"><orderId>rbac-outside</orderId><amount>700</amount><orderSource>ecommerce</orderSource><token><cnpToken>${token}</cnpToken></token></authorization>`
-      )
-      const cnpTxnId = /<cnpTxnId>(\d+)<\/cnpTxnId>/.exec(authorized)?.[1]
-      if (!cnpTxnId) {
-        throw new Error(`no authorization: ${authorized}`)
-      }
-      return cnpTxnId
-    }
 
     /** What a refused request could have changed: calls at the sandbox, and our rows. */
     async function footprint() {
@@ -215,7 +195,7 @@ medusaIntegrationTestRunner({
       const target = await paidOrder()
       const representCase = await raiseCase(represented.cnpTxnId)
       const acceptCase = await raiseCase(accepted.cnpTxnId)
-      const outsideCase = await raiseCase(await outsideCnpTxnId())
+      const outsideCase = await raiseCase(await outsideWorldpayAuthorization("rbac"))
       await importServiceScanDisputeCases(container)
       await sandboxFetch(`/__sandbox/scans/${represented.scanId}/label`, { body: { groundTruth: "valid" } })
       await syncServiceScanProofRequests(container, { now: () => new Date(Date.now() + 4 * HOUR) })
