@@ -5,7 +5,7 @@ import type { DisputesImage } from "../../lib/servicescan/disputes-client"
 import type { DisputeCaseRecord, DisputeGateway, PushedEvent } from "../../processors/types"
 import type { ProcessorEventSqlRepository } from "./repositories/processor-event"
 import { SignatureCheck, verifyWebhookSignature } from "./lifecycle/webhook-signature"
-import { Chargeback, CheckoutAttempt, DisputeCase, FormBinding, PaymentRef, ProcessorEvent, ProofRequest, ScanEvidence, ServiceState } from "./models"
+import { Chargeback, CheckoutAttempt, CheckoutSignal, DisputeCase, FormBinding, PaymentRef, ProcessorEvent, ProofRequest, ScanEvidence, ServiceState } from "./models"
 import { RESOLVED_OPTIONS, ResolvedServiceScanModuleOptions, WithResolvedOptions } from "./options"
 import type {
   ChargebackStatusService, CheckoutAttemptService, DisputeAnalyticsService, DisputeCaseService, DisputesApiService,
@@ -45,6 +45,7 @@ type InjectedDependencies = WithResolvedOptions & {
 export default class ServiceScanModuleService extends MedusaService({
   Chargeback,
   CheckoutAttempt,
+  CheckoutSignal,
   DisputeCase,
   FormBinding,
   PaymentRef,

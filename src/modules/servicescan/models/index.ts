@@ -1,5 +1,6 @@
 export { Chargeback } from "./chargeback"
 export { CheckoutAttempt } from "./checkout-attempt"
+export { CheckoutSignal } from "./checkout-signal"
 export { DisputeCase } from "./dispute-case"
 export { FormBinding } from "./form-binding"
 export { PaymentRef } from "./payment-ref"
