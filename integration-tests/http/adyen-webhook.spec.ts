@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { appTestRunner } from "../helpers/app-runner"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { randomBytes } from "node:crypto"
 import { SERVICESCAN_MODULE } from "../../src/modules/servicescan"
@@ -30,7 +30,7 @@ const DAY = 24 * 60 * 60 * 1000
 
 type Fields = Record<string, unknown> & { additionalData?: Record<string, string> }
 
-medusaIntegrationTestRunner({
+appTestRunner({
   testSuite: ({ api, getContainer }) => {
     let sandbox: TestSandbox
     let store: SeededStore

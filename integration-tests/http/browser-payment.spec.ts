@@ -1,5 +1,5 @@
 import { join } from "node:path"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { appTestRunner } from "../helpers/app-runner"
 import { launchChromium } from "../../scripts/chromium.cjs"
 import { signUpCustomer } from "../helpers/customer"
 import { lastSeq, movesSince, PROCESSORS } from "../helpers/processors"
@@ -20,7 +20,7 @@ jest.setTimeout(180_000)
 const APPROVE = "4457119922390123"
 const PASSWORD = "correct horse battery staple"
 
-medusaIntegrationTestRunner({
+appTestRunner({
   testSuite: ({ api, getContainer }) => {
     let sandbox: TestSandbox
     let store: SeededStore

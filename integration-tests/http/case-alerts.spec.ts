@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { appTestRunner } from "../helpers/app-runner"
 import type { IEventBusModuleService, INotificationModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { alertDueServiceScanCases } from "../../src/jobs/alert-servicescan-due-cases"
@@ -35,7 +35,7 @@ const DAY = 24 * HOUR
 type Transaction = { type: string; id: string; cnpTxnId: string; duplicate?: boolean }
 type FeedItem = { id: string; to: string; channel: string; template: string; data: { title?: string; description?: string } }
 
-medusaIntegrationTestRunner({
+appTestRunner({
   testSuite: ({ api, getContainer }) => {
     let sandbox: TestSandbox
     let store: SeededStore

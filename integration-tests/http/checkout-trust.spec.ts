@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { appTestRunner } from "../helpers/app-runner"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { AxiosResponse } from "axios"
@@ -27,7 +27,7 @@ type Transaction = { type: string; id: string; token: string | null; response: s
 type SavedCard = { id: string; brand: string | null; last4: string | null }
 const ADDRESS = { first_name: "Mallory", last_name: "Drop", address_1: "1 Elsewhere Rd", city: "Reno", country_code: "us", postal_code: "89501" }
 
-medusaIntegrationTestRunner({
+appTestRunner({
   testSuite: ({ api, getContainer, utils }) => {
     let sandbox: TestSandbox
     let store: SeededStore

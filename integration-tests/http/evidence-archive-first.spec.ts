@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { appTestRunner } from "../helpers/app-runner"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { readdir, rm } from "node:fs/promises"
@@ -34,7 +34,7 @@ type SandboxCase = {
   documents: { documentId: string; contentType: string; size: number }[]
 }
 
-medusaIntegrationTestRunner({
+appTestRunner({
   testSuite: ({ api, getContainer }) => {
     let sandbox: TestSandbox
     let store: SeededStore

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process"
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
 import { access, readdir, readFile, rm } from "node:fs/promises"
 import { join } from "node:path"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { appTestRunner } from "../helpers/app-runner"
 import type { IFileModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import axios, { AxiosInstance, AxiosResponse } from "axios"
@@ -78,7 +78,7 @@ function attackerOpens(file: Buffer, row: Record<string, unknown>, bindings: str
   return false
 }
 
-medusaIntegrationTestRunner({
+appTestRunner({
   testSuite: ({ api, getContainer, dbUtils, utils, dbConfig }) => {
     let sandbox: TestSandbox
     let store: SeededStore

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { appTestRunner } from "../helpers/app-runner"
 import type { IFileModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { syncServiceScanProofRequests } from "../../src/jobs/sync-servicescan-proof-requests"
@@ -41,7 +41,7 @@ type SandboxCase = {
 }
 type Transaction = { type: string; id: string; orderId?: string; cnpTxnId: string; response: string; duplicate?: boolean }
 
-medusaIntegrationTestRunner({
+appTestRunner({
   testSuite: ({ api, getContainer }) => {
     let sandbox: TestSandbox
     let store: SeededStore

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { appTestRunner } from "../helpers/app-runner"
 import type { IFileModuleService, IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import fc from "fast-check"
@@ -63,7 +63,7 @@ const JPEG_START = Buffer.from([0xff, 0xd8, 0xff])
 
 type Snapshot = Record<string, number | string | null>
 
-medusaIntegrationTestRunner({
+appTestRunner({
   testSuite: ({ api, getContainer }) => {
     let sandbox: TestSandbox
     let store: SeededStore

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { appTestRunner } from "../helpers/app-runner"
 import type { IFileModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { syncServiceScanProofRequests } from "../../src/jobs/sync-servicescan-proof-requests"
@@ -33,7 +33,7 @@ type SandboxCase = {
   documents: { documentId: string; contentType: string; size: number }[]
 }
 
-medusaIntegrationTestRunner({
+appTestRunner({
   testSuite: ({ api, getContainer }) => {
     let sandbox: TestSandbox
     let store: SeededStore

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { appTestRunner } from "../helpers/app-runner"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
 import type { AxiosResponse } from "axios"
@@ -31,7 +31,7 @@ type Stats = Record<string, number>
 type Transaction = { type: string; id: string; token: string | null; customerId: string | null; response: string }
 type SavedCard = { id: string; provider_id: string; brand: string | null; last4: string | null; saved_at: string }
 
-medusaIntegrationTestRunner({
+appTestRunner({
   testSuite: ({ api, getContainer, dbUtils, utils }) => {
     let sandbox: TestSandbox
     let store: SeededStore

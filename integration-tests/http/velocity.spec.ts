@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { appTestRunner } from "../helpers/app-runner"
 import type { AxiosResponse } from "axios"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, submitTestForm, TestSandbox } from "../helpers/sandbox"
 import { SeededStore, seedStore, SERVICESCAN_PROVIDER_ID } from "../helpers/store"
@@ -32,7 +32,7 @@ const CARD_REASONS = /insufficient|security code|cvv|expired|limit/i
 
 type Stats = Record<string, number>
 
-medusaIntegrationTestRunner({
+appTestRunner({
   testSuite: ({ api, getContainer }) => {
     let sandbox: TestSandbox
     let store: SeededStore

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { appTestRunner } from "../../../../integration-tests/helpers/app-runner"
 import type { INotificationModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { copyFile, mkdir } from "node:fs/promises"
@@ -48,7 +48,7 @@ function isDueSoonAlert(notification: object): boolean {
   )
 }
 
-medusaIntegrationTestRunner({
+appTestRunner({
   testSuite: ({ api, getContainer }) => {
     let sandbox: TestSandbox
     let store: SeededStore

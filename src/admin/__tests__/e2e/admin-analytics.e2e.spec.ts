@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { appTestRunner } from "../../../../integration-tests/helpers/app-runner"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { randomUUID } from "node:crypto"
@@ -41,7 +41,7 @@ const DOC_SHOTS = process.env.E2E_DOCS_SCREENSHOTS ?? ""
 const EMAIL = "analyst@example.com"
 const PASSWORD = "correct-horse-battery-staple"
 
-medusaIntegrationTestRunner({
+appTestRunner({
   testSuite: ({ api, getContainer }) => {
     let sandbox: TestSandbox
     let container: MedusaContainer

@@ -1,4 +1,4 @@
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { appTestRunner } from "../../../../integration-tests/helpers/app-runner"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { copyFile, mkdir, readFile } from "node:fs/promises"
@@ -41,7 +41,7 @@ const EMAIL = "merchant@example.com"
 const PASSWORD = "correct-horse-battery-staple"
 const SECRET_KEY = "sk_test_servicescan_demo"
 
-medusaIntegrationTestRunner({
+appTestRunner({
   testSuite: ({ api, getContainer, dbUtils }) => {
     let sandbox: TestSandbox
     let store: SeededStore
