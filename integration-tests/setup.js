@@ -11,6 +11,6 @@ MetadataStorage.clear()
 // yearly: Medusa's in-memory workflow engine waits for a job with one setTimeout, and a delay past
 // 2^31 ms (24.8 days) makes Node fire it at once, and again after each run (seen: a yearly
 // schedule kept the case import running, and an admin's "Import now" got 409 for its lock).
-for (const name of ["SERVICESCAN_SYNC_SCHEDULE", "SERVICESCAN_RECONCILE_SCHEDULE", "SERVICESCAN_CASE_IMPORT_SCHEDULE"]) {
+for (const name of ["SERVICESCAN_SYNC_SCHEDULE", "SERVICESCAN_RECONCILE_SCHEDULE", "SERVICESCAN_CASE_IMPORT_SCHEDULE", "SERVICESCAN_SIGNAL_PURGE_SCHEDULE"]) {
   process.env[name] ??= "0 0 * * 0"
 }

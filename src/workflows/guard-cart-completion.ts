@@ -1,6 +1,7 @@
-import { createWorkflow, transform, WorkflowData, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { createWorkflow, transform, when, WorkflowData, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { processorIdFor } from "../providers/servicescan/ids"
 import { guardCheckoutStep } from "./steps/guard-checkout"
+import { recordCheckoutSignalStep } from "./steps/record-checkout-signal"
 import { CheckoutRefusal, CheckoutSession, sessionSavedCard } from "./utils/checkout-session"
 
 export type GuardCartCompletionInput = {
@@ -13,6 +14,12 @@ export type GuardCartCompletionInput = {
    * completes only for its owner.
    */
   customer_id?: string | null
+  /**
+   * The completing request as Express resolved it: the client IP under
+   * Medusa's trusted-proxy setting (`req.ip`) and the User-Agent header.
+   * Recorded with the session's device id once the card goes to the processor.
+   */
+  request?: { ip: string | null; user_agent: string | null }
 }
 
 export type GuardCartCompletionResult = {
@@ -29,8 +36,9 @@ export type GuardCartCompletionResult = {
  * whose form already paid elsewhere, or whose saved card its customer has
  * removed; otherwise records the attempt, so that a
  * form is spent once it has paid and an authorization whose answer was lost
- * can be found and released later (`reconcileCheckoutAttemptsWorkflow`).
- * One step: it runs on every checkout (see `guardCheckoutStep`).
+ * can be found and released later (`reconcileCheckoutAttemptsWorkflow`),
+ * and records the checkout's signals as evidence (`recordCheckoutSignalStep`).
+ * Two steps: it runs on every checkout (see `guardCheckoutStep`).
  */
 export const guardCartCompletionWorkflow = createWorkflow(
   "servicescan-guard-cart-completion",
@@ -52,6 +60,24 @@ export const guardCartCompletionWorkflow = createWorkflow(
           : null
       return { session: input.session, attempt, customer_id: input.customer_id ?? null }
     })
-    return new WorkflowResponse<GuardCartCompletionResult>(guardCheckoutStep(guard))
+    const guarded = guardCheckoutStep(guard)
+    const signal = transform({ input, guard }, ({ input, guard }) =>
+      guard.attempt
+        ? {
+            payment_session_id: guard.attempt.payment_session_id,
+            cart_id: guard.attempt.cart_id,
+            customer_id: guard.customer_id,
+            ip_address: input.request?.ip ?? null,
+            user_agent: input.request?.user_agent ?? null,
+            // Checked when the session was created (bound-session-data.ts); the module bounds it again.
+            device_id: typeof input.session.data?.device_id === "string" ? input.session.data.device_id : null,
+          }
+        : null
+    )
+    // Only a completion that goes on to the processor is evidence of anything.
+    when("servicescan-checkout-goes-ahead", { guarded, signal }, ({ guarded, signal }) => !guarded.refusal && signal !== null).then(() => {
+      recordCheckoutSignalStep(signal)
+    })
+    return new WorkflowResponse<GuardCartCompletionResult>(guarded)
   }
 )

@@ -7,6 +7,7 @@ export {
   type ServiceScanPaymentErrorDetails,
   type ServiceScanPaymentErrorKind,
 } from "./errors.js";
+export { serviceScanDeviceId } from "./device.js";
 export { loadServiceScan, type LoadServiceScanOptions } from "./loader.js";
 export {
   describeResponseCode,

@@ -1,3 +1,4 @@
+import { serviceScanDeviceId } from "./device.js";
 import { ServiceScanPaymentError } from "./errors.js";
 import { describeResponseCode, withMessages, type ServiceScanMessages } from "./messages.js";
 import type { ServiceScanSubmitResult } from "./types.js";
@@ -72,23 +73,22 @@ const paying = new Map<string, Promise<unknown>>();
 const inDoubt = new Set<string>();
 const settles = (status: number | undefined) => status != undefined && status >= 400 && status < 500 && status != 409;
 const doubtKey = (cartId: string) => `servicescan:completion-in-doubt:${cartId}`;
-// Reading `sessionStorage` can throw (blocked): only ever called inside the try blocks below.
-const storage = (): Storage | undefined => (typeof sessionStorage == "undefined" ? undefined : sessionStorage);
+// `sessionStorage` is only touched inside the try blocks below: reading it throws where it is blocked,
+// and where it does not exist (SSR) naming it throws a ReferenceError; either way memory alone remains.
 const doubt = {
-  has: (cartId: string) => {
+  // Undefined (no) when storage cannot be read: memory, checked first, is all there is.
+  has: (cartId: string): boolean | undefined => {
     if (inDoubt.has(cartId)) return true;
     try {
-      return storage()?.getItem(doubtKey(cartId)) == "1";
-    } catch {
-      return false;
-    }
+      return sessionStorage.getItem(doubtKey(cartId)) == "1";
+    } catch {}
   },
   set: (cartId: string, on: boolean) => {
     if (on) inDoubt.add(cartId);
     else inDoubt.delete(cartId);
     try {
-      if (on) storage()?.setItem(doubtKey(cartId), "1");
-      else storage()?.removeItem(doubtKey(cartId));
+      if (on) sessionStorage.setItem(doubtKey(cartId), "1");
+      else sessionStorage.removeItem(doubtKey(cartId));
     } catch {
       // Memory still holds it for this page.
     }
@@ -99,12 +99,14 @@ const doubt = {
  * Pays for a Medusa cart with the card in the ServiceScan form:
  * 1. submits the form; a response code other than `"870"` ends here with a
  *    `validation` error (Medusa is not called);
- * 2. sends `{ form_id, response_code }` (and `save_card: true` with `saveCard`)
- *    as the payment session data via `sdk.store.payment.initiatePaymentSession`;
+ * 2. sends `{ form_id, response_code, device_id }` (and `save_card: true` with
+ *    `saveCard`) as the payment session data via
+ *    `sdk.store.payment.initiatePaymentSession` (`device_id`: see
+ *    {@link serviceScanDeviceId});
  * 3. completes the cart with `sdk.store.cart.complete`.
  *
  * With `paymentMethodId` (a saved card) step 1 is skipped and step 2 sends
- * `{ payment_method_id }`.
+ * `{ payment_method_id, device_id }`.
  *
  * It never rejects for a failed payment: it resolves with
  * `{ type: "order", order }` or `{ type: "error", error }`, where `error` is a
@@ -197,6 +199,7 @@ async function pay<TCart extends { id: string }, TOrder>(
       }
       data = { form_id: result.formId, response_code: code, save_card: saveCard };
     }
+    data.device_id = serviceScanDeviceId();
 
     try {
       await sdk.store.payment.initiatePaymentSession(cart, { provider_id: providerId, data });

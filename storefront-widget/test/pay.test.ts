@@ -59,7 +59,8 @@ describe("payWithServiceScan", () => {
     expect(sdk.store.payment.initiatePaymentSession).toHaveBeenCalledTimes(1);
     expect(sdk.store.payment.initiatePaymentSession).toHaveBeenCalledWith(cart, {
       provider_id: "pp_servicescan_servicescan",
-      data: { form_id: "6f1c1a52-8a4c-4d0e-9f0a-3b2b7b1e9c11", response_code: "870" },
+      // The device id (test/device.test.ts): jsdom has no crypto.randomUUID, so none ("") here.
+      data: { form_id: "6f1c1a52-8a4c-4d0e-9f0a-3b2b7b1e9c11", response_code: "870", device_id: expect.any(String) },
     });
     expect(sdk.store.cart.complete).toHaveBeenCalledWith("cart_01");
     expect(calls).toEqual(["initiatePaymentSession", "complete"]);

@@ -56,7 +56,7 @@ describe("ServiceScanPlaceOrder", () => {
     await act(async () => fireEvent.click(button));
     expect(button).toBeDisabled();
     expect(button).toHaveAttribute("aria-busy", "true");
-    expect(calls).toEqual(['session {"form_id":"form_1","response_code":"870"}', "complete cart_po1"]);
+    expect(calls).toEqual([expect.stringMatching(/^session \{"form_id":"form_1","response_code":"870","device_id":"[\w-]*"\}$/), "complete cart_po1"]);
 
     await answer({ type: "order", order: { id: "order_1" } });
     expect(onOrder).toHaveBeenCalledWith({ id: "order_1" });

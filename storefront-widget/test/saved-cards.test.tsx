@@ -128,7 +128,7 @@ describe("payWithServiceScan with saved cards", () => {
     expect(f.submit).not.toHaveBeenCalled();
     expect(sdk.store.payment.initiatePaymentSession.mock.calls[0][1]).toEqual({
       provider_id: "pp_servicescan_servicescan",
-      data: { payment_method_id: CARDS[0].id },
+      data: { payment_method_id: CARDS[0].id, device_id: expect.any(String) },
     });
   });
 
@@ -143,7 +143,7 @@ describe("payWithServiceScan with saved cards", () => {
     await payWithServiceScan(sdk, { id: "cart_saved_3" }, { form: form(), saveCard: true });
     await payWithServiceScan(sdk, { id: "cart_saved_4" }, { form: form(), saveCard: false });
     const [[, ticked], [, unticked]] = sdk.store.payment.initiatePaymentSession.mock.calls;
-    expect(ticked.data).toEqual({ form_id: "6f1c1a52-8a4c-4d0e-9f0a-3b2b7b1e9c11", response_code: "870", save_card: true });
-    expect(unticked.data).toEqual({ form_id: "6f1c1a52-8a4c-4d0e-9f0a-3b2b7b1e9c11", response_code: "870", save_card: false });
+    expect(ticked.data).toEqual({ form_id: "6f1c1a52-8a4c-4d0e-9f0a-3b2b7b1e9c11", response_code: "870", save_card: true, device_id: expect.any(String) });
+    expect(unticked.data).toEqual({ form_id: "6f1c1a52-8a4c-4d0e-9f0a-3b2b7b1e9c11", response_code: "870", save_card: false, device_id: expect.any(String) });
   });
 });

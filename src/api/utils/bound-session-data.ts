@@ -14,7 +14,8 @@ const PROVIDER_ID = /^pp_servicescan_[A-Za-z0-9_-]{1,100}$/
 const COLLECTION_ID = /^[A-Za-z0-9_]{1,100}$/
 
 /**
- * What the storefront sends is `{ form_id, response_code }`; a few keys more
+ * What the storefront sends is `{ form_id, response_code }` (and the widget's
+ * `device_id`, checked here: it is kept as evidence); a few keys more
  * are tolerated (the provider ignores them), nothing deep or large.
  */
 export const SESSION_DATA_BOUNDS = { maxDepth: 4, maxBytes: 8 * 1024 }
@@ -107,6 +108,8 @@ function sessionProblem(originalUrl: string, providerId: string, data: unknown):
   const storefront = storefrontInputSchema.safeParse({
     form_id: record.form_id ?? undefined,
     response_code: record.response_code ?? undefined,
+    // Empty is none, as the provider reads it (the widget sends "" outside a secure context).
+    device_id: record.device_id === "" ? undefined : (record.device_id ?? undefined),
   })
   return storefront.success ? null : storefront.error.issues[0]?.message ?? "data is not valid"
 }

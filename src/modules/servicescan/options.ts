@@ -103,6 +103,25 @@ export const ServiceScanModuleOptionsSchema = z
         error: "is required with emailTemplate: who gets the email",
       })
       .default({ dueSoonDays: 5, feed: true }),
+    /**
+     * Checkout signals (docs/privacy.md): with each completed ServiceScan payment, the shopper's
+     * IP address, user agent, the widget's device id and the customer id are kept as evidence for a
+     * fraud dispute (Visa Compelling Evidence 3.0), for `retentionDays` days (default 400), then
+     * deleted by a daily job. Below 365 days no prior transaction can reach CE 3.0's window (120 to
+     * 365 days before the dispute), so no case qualifies. `enabled: false` records nothing (the
+     * widget still sends its device id with the form; it is then only in Medusa's payment session).
+     */
+    checkoutSignals: z
+      .object({
+        enabled: z.boolean({ error: "must be true or false" }).default(true),
+        retentionDays: z
+          .number({ error: "must be a whole number of days" })
+          .int({ error: "must be a whole number of days" })
+          .min(1, { error: "must be at least 1 day" })
+          .max(3_650, { error: "must be at most 3650 days (10 years)" })
+          .default(400),
+      })
+      .prefault({}),
     /** Replay window of webhook signatures. */
     webhookToleranceSeconds: z.number().int().min(1).max(3_600).default(300),
     /**

@@ -8,11 +8,12 @@ import { SignatureCheck, verifyWebhookSignature } from "./lifecycle/webhook-sign
 import { Chargeback, CheckoutAttempt, CheckoutSignal, DisputeCase, FormBinding, PaymentRef, ProcessorEvent, ProofRequest, ScanEvidence, ServiceState } from "./models"
 import { RESOLVED_OPTIONS, ResolvedServiceScanModuleOptions, WithResolvedOptions } from "./options"
 import type {
-  ChargebackStatusService, CheckoutAttemptService, DisputeAnalyticsService, DisputeCaseService, DisputesApiService,
+  ChargebackStatusService, CheckoutAttemptService, CheckoutSignalService, CompellingEvidenceService, DisputeAnalyticsService, DisputeCaseService, DisputesApiService,
   EvidenceVaultService, FormBindingService, PaymentRefService, ProofRequestService,
 } from "./services"
+import type { CardHistory } from "./services/compelling-evidence"
 import type {
-  CardScan, ChargebackStatusChange, CheckoutAttemptClaim, CheckoutAttemptInput, CheckoutAttemptRow, ClaimedProofRequest,
+  CardScan, ChargebackStatusChange, CheckoutAttemptClaim, CheckoutAttemptInput, CheckoutAttemptRow, CheckoutSignalInput, CheckoutSignalPayment, ClaimedProofRequest,
   CompletedProofRequest, ConfigurationError, DisputeAnalytics, DisputeCaseMatch, DisputeCaseRow, DisputeCaseUpsert, DueSoonCase, EvidenceVerdicts, FetchOutcome,
   FormCheckout, ImageSource, PaymentRefInput, PaymentRefMatch, ProofRequestStatus, ProofResultsSnapshot, SealedFileSwap,
   ServiceProbe, SubmissionResult,
@@ -22,6 +23,8 @@ type InjectedDependencies = WithResolvedOptions & {
   logger: Logger
   chargebackStatusService: ChargebackStatusService
   checkoutAttemptService: CheckoutAttemptService
+  checkoutSignalService: CheckoutSignalService
+  compellingEvidenceService: CompellingEvidenceService
   disputeAnalyticsService: DisputeAnalyticsService
   disputeCaseService: DisputeCaseService
   disputesApiService: DisputesApiService
@@ -57,6 +60,8 @@ export default class ServiceScanModuleService extends MedusaService({
   protected readonly options_: ResolvedServiceScanModuleOptions
   protected readonly chargebackStatusService_: ChargebackStatusService
   protected readonly checkoutAttemptService_: CheckoutAttemptService
+  protected readonly checkoutSignalService_: CheckoutSignalService
+  protected readonly compellingEvidenceService_: CompellingEvidenceService
   protected readonly disputeAnalyticsService_: DisputeAnalyticsService
   protected readonly disputeCaseService_: DisputeCaseService
   protected readonly disputesApiService_: DisputesApiService
@@ -72,6 +77,8 @@ export default class ServiceScanModuleService extends MedusaService({
     this.options_ = dependencies[RESOLVED_OPTIONS]
     this.chargebackStatusService_ = dependencies.chargebackStatusService
     this.checkoutAttemptService_ = dependencies.checkoutAttemptService
+    this.checkoutSignalService_ = dependencies.checkoutSignalService
+    this.compellingEvidenceService_ = dependencies.compellingEvidenceService
     this.disputeAnalyticsService_ = dependencies.disputeAnalyticsService
     this.disputeCaseService_ = dependencies.disputeCaseService
     this.disputesApiService_ = dependencies.disputesApiService
@@ -294,6 +301,41 @@ export default class ServiceScanModuleService extends MedusaService({
     return await this.checkoutAttemptService_.listUnreconciled(before, limit)
   }
 
+  /** Whether completions record checkout signals, and for how many days they are kept (docs/privacy.md). */
+  getCheckoutSignalSettings(): { enabled: boolean; retentionDays: number } {
+    return this.checkoutSignalService_.settings
+  }
+
+  /**
+   * Records a completion's checkout signals, one row per payment session (a retry updates it); null,
+   * recording nothing, when `checkoutSignals.enabled` is false (see `CheckoutSignalService.record`).
+   */
+  @InjectManager()
+  async recordCheckoutSignal(
+    input: CheckoutSignalInput,
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<{ id: string; inserted: boolean } | null> {
+    return await this.checkoutSignalService_.record(input, sharedContext)
+  }
+
+  /** Fills in the payment of these sessions' checkout signals where it is empty; answers the signal ids filled. */
+  @InjectManager()
+  async linkCheckoutSignalPayments(payments: CheckoutSignalPayment[], @MedusaContext() sharedContext: Context = {}): Promise<string[]> {
+    return await this.checkoutSignalService_.linkPayments(payments, sharedContext)
+  }
+
+  /** Empties the payment of these checkout signals again (the undo of `linkCheckoutSignalPayments`). */
+  @InjectManager()
+  async unlinkCheckoutSignalPayments(ids: string[], @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    await this.checkoutSignalService_.unlinkPayments(ids, sharedContext)
+  }
+
+  /** Hard-deletes one batch of up to `limit` checkout signals older than `checkoutSignals.retentionDays`; answers how many. */
+  @InjectManager()
+  async purgeExpiredCheckoutSignals(now: Date, limit: number, @MedusaContext() sharedContext: Context = {}): Promise<number> {
+    return await this.checkoutSignalService_.purgeExpired(now, limit, sharedContext)
+  }
+
   /** Binds a hosted-form id to the checkout it is being sent into, unless it belongs to one already, and answers that checkout. */
   @InjectManager()
   async bindFormToCheckout(formId: string, checkout: FormCheckout, @MedusaContext() sharedContext: Context = {}): Promise<FormCheckout> {
@@ -405,6 +447,18 @@ export default class ServiceScanModuleService extends MedusaService({
   /** The orders whose payments carried these scans (a scan's id is its payment's form id). */
   async listScanOrders(scanIds: string[]): Promise<{ scan_id: string; order_id: string }[]> {
     return await this.paymentRefService_.listScanOrders(scanIds)
+  }
+
+  /**
+   * A disputed order's payment and the earlier payments on the same saved card, each with its checkout's
+   * signals: what Visa Compelling Evidence 3.0 is decided on (src/lib/compelling-evidence.ts).
+   */
+  @InjectManager()
+  async readCardHistory(
+    input: { order_id: string; processor_transaction_id: string | null },
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<CardHistory> {
+    return await this.compellingEvidenceService_.readCardHistory(input, sharedContext)
   }
 
   /** Records how the processor names payments; answers the payment ids this call added (what a compensation removes). */

@@ -209,6 +209,22 @@ export type CheckoutAttemptInput = Pick<CheckoutAttemptModel, "payment_session_i
   payment_method_id?: string | null
 }
 
+/**
+ * What a ServiceScan cart completion records of the shopper (see the CheckoutSignal model and
+ * docs/privacy.md); `recordCheckoutSignal` bounds each value before it is stored.
+ */
+export type CheckoutSignalInput = {
+  payment_session_id: string
+  cart_id: string
+  customer_id: string | null
+  ip_address: string | null
+  user_agent: string | null
+  device_id: string | null
+}
+
+/** A placed payment and the session it was made from: what fills in a checkout signal's `payment_id`. */
+export type CheckoutSignalPayment = { payment_id: string; payment_session_id: string }
+
 /** What `claimCheckoutAttempt` did. */
 export type CheckoutAttemptClaim = {
   /** Sessions other than this one whose completion carried the same form id (nothing was recorded when there are some, unless forced). */

@@ -1,4 +1,5 @@
 import { z } from "@medusajs/framework/zod"
+import { DEVICE_ID, DEVICE_ID_PROBLEM } from "../../lib/device-id"
 import { UUID } from "../../lib/uuid"
 
 /**
@@ -197,6 +198,8 @@ export const storefrontInputSchema = z.object({
     .string({ error: "data.payment_method_id must be a string: the id of one of the customer's saved cards" })
     .regex(SAVED_CARD_ID, { error: "data.payment_method_id must be the id of a saved card (sscard_...)" })
     .optional(),
+  /** The widget's first-party device id (src/lib/device-id.ts), kept with the checkout's signals as evidence. */
+  device_id: z.string({ error: DEVICE_ID_PROBLEM }).regex(DEVICE_ID, { error: DEVICE_ID_PROBLEM }).optional(),
 })
 
 export type StorefrontInput = z.infer<typeof storefrontInputSchema>
@@ -221,6 +224,7 @@ export const sessionDataSchema = z.looseObject({
     (value) => (value === "" || value === null ? undefined : value),
     storefrontInputSchema.shape.payment_method_id
   ),
+  device_id: z.preprocess((value) => (value === "" || value === null ? undefined : value), storefrontInputSchema.shape.device_id),
   /** Set by initiatePayment only (see SERVER_ONLY_KEYS); read leniently, checked when opened. */
   saved_card: z
     .object({

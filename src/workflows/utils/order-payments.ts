@@ -1,4 +1,4 @@
-import type { IPaymentModuleService, MedusaContainer } from "@medusajs/framework/types"
+import type { IPaymentModuleService, MedusaContainer, PaymentDTO } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { SERVICESCAN_PROVIDER_PREFIX } from "./checkout-session"
 
@@ -12,6 +12,8 @@ export type OrderServiceScanPayment = {
   order_id: string
   id: string
   provider_id: string
+  /** The session it was made from: what names the checkout's signals (CheckoutSignal). */
+  payment_session_id: string | null
   data: Record<string, unknown>
 }
 
@@ -45,13 +47,26 @@ export async function loadOrderServiceScanPayments(
     .resolve<IPaymentModuleService>(Modules.PAYMENT)
     .listPaymentCollections(
       { id: [...orderOf.keys()] },
-      { select: ["id", "payments.id", "payments.provider_id", "payments.data"], relations: ["payments"], take: null }
+      {
+        select: ["id", "payments.id", "payments.provider_id", "payments.payment_session_id", "payments.data"],
+        relations: ["payments"],
+        take: null,
+      }
     )
   return collections.flatMap((collection) => {
     const orderId = orderOf.get(collection.id)
     return (collection.payments ?? []).flatMap((payment) =>
       orderId && payment.provider_id.startsWith(SERVICESCAN_PROVIDER_PREFIX) && payment.data
-        ? [{ order_id: orderId, id: payment.id, provider_id: payment.provider_id, data: payment.data }]
+        ? [
+            {
+              order_id: orderId,
+              id: payment.id,
+              provider_id: payment.provider_id,
+              // The column is selected above; Medusa's PaymentDTO names only the relation.
+              payment_session_id: paymentText((payment as PaymentDTO & { payment_session_id?: unknown }).payment_session_id),
+              data: payment.data,
+            },
+          ]
         : []
     )
   })

@@ -46,7 +46,14 @@ export async function guardCartCompletion(req: MedusaRequest, res: MedusaRespons
         checkoutLockKey(session),
         async () => {
           const { result } = await guardCartCompletionWorkflow(req.scope).run({
-            input: { cart_id: cartId, session, customer_id: storeCustomerId(req) },
+            input: {
+              cart_id: cartId,
+              session,
+              customer_id: storeCustomerId(req),
+              // `req.ip` honours Medusa's `trust proxy` (one hop, set by its express loader); the
+              // X-Forwarded-For header itself is never read here: anyone can write it.
+              request: { ip: req.ip ?? null, user_agent: req.get("user-agent") ?? null },
+            },
           })
           if (result.refusal) {
             refusal = result.refusal

@@ -13,6 +13,8 @@
  */
 export { ChargebackStatusSqlRepository } from "./chargeback-status"
 export { CheckoutAttemptSqlRepository } from "./checkout-attempt"
+export { CheckoutSignalSqlRepository } from "./checkout-signal"
+export { CompellingEvidenceSqlRepository } from "./compelling-evidence"
 export { FormBindingSqlRepository } from "./checkout-form-binding"
 export { DisputeCaseSqlRepository } from "./dispute-case"
 export { DisputeAnalyticsSqlRepository } from "./dispute-analytics"

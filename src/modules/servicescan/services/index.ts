@@ -15,6 +15,8 @@
  */
 export { ChargebackStatusService } from "./chargeback-status"
 export { CheckoutAttemptService } from "./checkout-attempt"
+export { CheckoutSignalService } from "./checkout-signal"
+export { CompellingEvidenceService } from "./compelling-evidence"
 export { FormBindingService } from "./checkout-form-binding"
 export { DisputeCaseService } from "./dispute-case"
 export { DisputeAnalyticsService } from "./dispute-analytics"

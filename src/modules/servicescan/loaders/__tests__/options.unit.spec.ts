@@ -25,7 +25,28 @@ describe("module options", () => {
       caseImportLookbackDays: 30,
       alerts: { dueSoonDays: 5, feed: true },
       monitoring: { visaRatioPercent: 0.9, mastercardRatioPercent: 1.5, mastercardMinChargebacks: 100 },
+      checkoutSignals: { enabled: true, retentionDays: 400 },
       allowInsecureUrls: false,
+    })
+  })
+
+  describe("checkoutSignals", () => {
+    const base = { baseUrl: "https://disputes.example" }
+
+    it("keeps signals 400 days by default, and takes a store's own choice", () => {
+      expect(resolveModuleOptions(base).checkoutSignals).toEqual({ enabled: true, retentionDays: 400 })
+      expect(resolveModuleOptions({ ...base, checkoutSignals: { enabled: false } }).checkoutSignals).toEqual({ enabled: false, retentionDays: 400 })
+      expect(resolveModuleOptions({ ...base, checkoutSignals: { retentionDays: 365 } }).checkoutSignals).toEqual({ enabled: true, retentionDays: 365 })
+    })
+
+    it.each([
+      [{ retentionDays: 0 }, /checkoutSignals\.retentionDays: must be at least 1 day/],
+      [{ retentionDays: 3_651 }, /checkoutSignals\.retentionDays: must be at most 3650 days/],
+      [{ retentionDays: 400.5 }, /checkoutSignals\.retentionDays: must be a whole number of days/],
+      [{ retentionDays: "400" }, /checkoutSignals\.retentionDays: must be a whole number of days/],
+      [{ enabled: "no" }, /checkoutSignals\.enabled: must be true or false/],
+    ])("refuses %j, naming the field", (checkoutSignals, message) => {
+      expect(() => resolveModuleOptions({ ...base, checkoutSignals })).toThrow(message)
     })
   })
 
