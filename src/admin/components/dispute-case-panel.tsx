@@ -21,6 +21,7 @@ import {
 import { useServiceScanTranslation } from "../lib/i18n"
 import { useRespondToDispute } from "../lib/queries"
 import type { Chargeback, DisputeAction, DisputeActivity, DisputeCase } from "../lib/types"
+import { CompellingEvidenceFact } from "./compelling-evidence-fact"
 import { EvidencePackDownload } from "./evidence-pack-download"
 import { Fact } from "./fact"
 
@@ -167,6 +168,7 @@ export const DisputeCasePanel = ({ chargeback, disputeCase, headingLevel = "h3",
             defaultValue: REASON_FAMILY_LABELS[reasonFamilyOf(disputeCase.reason_code, disputeCase.card_type)],
           })}
         </Fact>
+        <CompellingEvidenceFact summary={chargeback.compelling_evidence} />
         <Fact label={t("case.facts.replyBy")}>
           {disputeCase.reply_by ? (
             <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">

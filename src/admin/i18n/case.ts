@@ -26,6 +26,21 @@ export const caseEn = {
     credit_not_processed: "Duplicate or credit not processed",
     other: "Other",
   },
+  /** Visa Compelling Evidence 3.0 (lib/compelling-evidence.ts), a Visa 10.4 case's fact. */
+  ce3: {
+    label: "Visa Compelling Evidence 3.0",
+    qualifies_one: "CE 3.0: qualifies, {{count}} prior transaction",
+    qualifies_other: "CE 3.0: qualifies, {{count}} prior transactions",
+    notQualifies: "CE 3.0: does not qualify",
+    reason: {
+      not_visa_10_4: "it applies to Visa reason code 10.4 only",
+      no_saved_card: "the payment was not made with a saved card, so no earlier transaction on the card is known",
+      no_signals: "neither the IP address nor the device ID of the checkout was recorded",
+      too_few_priors: "fewer than 2 earlier transactions on the card were made 120 to 365 days before",
+      priors_disputed: "fewer than 2 of the earlier transactions 120 to 365 days before were never disputed",
+      too_few_matches: "fewer than 2 earlier transactions match on two elements, one of them the IP address or the device ID",
+    },
+  },
   countdown: {
     passed: "passed",
     today: "due today",
@@ -233,6 +248,20 @@ export const caseDe: typeof caseEn = {
     not_as_described: "Nicht wie beschrieben",
     credit_not_processed: "Doppelbelastung oder Gutschrift nicht erfolgt",
     other: "Sonstiges",
+  },
+  ce3: {
+    label: "Visa Compelling Evidence 3.0",
+    qualifies_one: "CE 3.0: erfüllt, {{count}} frühere Transaktion",
+    qualifies_other: "CE 3.0: erfüllt, {{count}} frühere Transaktionen",
+    notQualifies: "CE 3.0: nicht erfüllt",
+    reason: {
+      not_visa_10_4: "gilt nur für den Visa-Grundcode 10.4",
+      no_saved_card: "die Zahlung erfolgte nicht mit einer gespeicherten Karte, daher ist keine frühere Transaktion mit der Karte bekannt",
+      no_signals: "beim Checkout wurden weder IP-Adresse noch Geräte-ID erfasst",
+      too_few_priors: "weniger als 2 frühere Transaktionen mit der Karte liegen 120 bis 365 Tage zurück",
+      priors_disputed: "weniger als 2 der früheren Transaktionen von vor 120 bis 365 Tagen wurden nie angefochten",
+      too_few_matches: "weniger als 2 frühere Transaktionen stimmen in zwei Merkmalen überein, eines davon IP-Adresse oder Geräte-ID",
+    },
   },
   countdown: {
     passed: "abgelaufen",

@@ -6,6 +6,8 @@
  * crashing a page.
  */
 
+import type { CompellingEvidenceSummary } from "../../lib/compelling-evidence"
+
 // The statuses are the module's own lists (an import-free file), so the UI
 // cannot drift from what the backend stores; see there for what each means.
 import type {
@@ -114,6 +116,8 @@ export type Chargeback = {
   dispute_case?: DisputeCase | null
   /** The order's number and customer (`null` when the order is gone; absent from an older backend). */
   order?: OrderSummary | null
+  /** The detail only: whether the case qualifies for Visa Compelling Evidence 3.0 (lib/compelling-evidence.ts). */
+  compelling_evidence?: CompellingEvidenceSummary | null
 }
 
 /**
@@ -168,6 +172,8 @@ export type DisputeCase = {
 export type DisputeCaseListQuery = {
   status?: DisputeCaseStatus
   q?: string
+  /** A field to sort by, `-` first for descending (Medusa's list `order`). */
+  order?: string
   offset?: number
   limit?: number
 }

@@ -8,6 +8,7 @@ import { FLATE_RGB_DECODE_PARMS, type ImageKind, type ReductionLevel } from "./i
 import { COLORS, type EmbeddedImage, PAGE_SIZES, PackWriter } from "./layout"
 import { formatBytes, formatDate, formatTimestamp, present } from "./text"
 import { REASON_FAMILY_EVIDENCE, REASON_FAMILY_LABELS } from "../reason-family"
+import { CE3_HEADING, ce3SummaryLine, compellingEvidenceSection } from "./compelling-evidence"
 import type { EvidencePackAddress, EvidencePackInput, EvidencePackReasonFamily, EvidencePackScan } from "./types"
 
 /** The words the pack uses for each verdict, as docs/statuses.md defines them ("A scan's verdict"). */
@@ -81,6 +82,7 @@ export async function renderPack(input: EvidencePackInput, context: RenderContex
   cover(writer, input, { title, gateway, merchant, generated, validCount: valid.length, invalidCount: invalid.length, scanCount: scans.length })
   // What wins the family comes first; the rest of the pack stays as it always was.
   leadSection(writer, input)
+  if (familyOf(input) === "fraud") compellingEvidenceSection(writer, input.compellingEvidence)
   orderSection(writer, input)
   paymentSection(writer, input)
   verificationSection(writer, input)
@@ -148,10 +150,13 @@ function cover(
     ["Order", `#${order.displayId}, placed ${formatTimestamp(order.createdAt) ?? "at an unrecorded time"}`, { bold: true }],
     ["Order total", order.total],
     ["Card", cardLabel(payment.cardType, payment.last4)],
+    ...(familyOf(input) === "fraud" && input.compellingEvidence?.applicable
+      ? [["Compelling Evidence 3.0", ce3SummaryLine(input.compellingEvidence)] as [string, string]]
+      : []),
     ["Card verification", verificationSummary(facts), { color: facts.validCount > 0 ? COLORS.valid : facts.invalidCount > 0 ? COLORS.invalid : undefined }],
   ])
   writer.space(6)
-  const lead = LEAD_HEADINGS[familyOf(input)]
+  const lead = LEAD_HEADINGS[familyOf(input)] ?? (familyOf(input) === "fraud" && input.compellingEvidence?.applicable ? CE3_HEADING : null)
   writer.paragraph(`Contents: ${lead ? `${lead}  ` : ""}1. The order  2. The payment  3. Card verification  4. Images of the valid scans`, {
     size: 9,
     color: COLORS.muted,

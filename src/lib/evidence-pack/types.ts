@@ -3,6 +3,7 @@
  * formatted by the caller (amounts with their currency, ids as strings), so this
  * library decides layout and size only, never money or business rules.
  */
+import type { Ce3Result } from "../compelling-evidence"
 
 /** A postal address as Medusa stores it on an order. Every field is optional. */
 export type EvidencePackAddress = {
@@ -187,6 +188,11 @@ export type EvidencePackInput = {
   returns?: EvidencePackReturn[] | null
   /** The payment's refunds (leads a "credit not processed" pack). */
   refunds?: EvidencePackRefund[] | null
+  /**
+   * Visa Compelling Evidence 3.0 (src/lib/compelling-evidence.ts): a fraud pack
+   * of a case it applies to (Visa 10.4) leads with it. Absent or not applicable: no section.
+   */
+  compellingEvidence?: Ce3Result | null
 }
 
 export type EvidencePackOptions = {

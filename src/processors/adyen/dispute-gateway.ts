@@ -1,4 +1,5 @@
 import { HttpAuthError, HttpClient, HttpStatusError } from "../../lib/http"
+import type { ReasonFamily } from "../../lib/reason-family"
 import type { DisputeGatewayHttpOptions } from "../definition"
 import {
   DisputeCaseRecord,
@@ -150,8 +151,11 @@ export class AdyenDisputeGateway implements DisputeGateway {
     }
   }
 
-  /** `/defendDispute` with the reason chosen by rule (Adyen takes no note or amount); a dispute already defended is done. */
-  async represent(caseId: string): Promise<DisputeUpdateResult> {
+  /**
+   * `/defendDispute` with the reason chosen by rule, one that names the case's reason family when Adyen
+   * offers it (Adyen takes no note or amount); a dispute already defended is done.
+   */
+  async represent(caseId: string, input: { reasonFamily?: ReasonFamily } = {}): Promise<DisputeUpdateResult> {
     checkReference(caseId)
     let reasons: DefenseReason[]
     try {
@@ -163,7 +167,7 @@ export class AdyenDisputeGateway implements DisputeGateway {
       }
       throw error
     }
-    const choice = this.choose(caseId, reasons)
+    const choice = this.choose(caseId, reasons, input.reasonFamily)
     try {
       await this.call("/defendDispute", {
         disputePspReference: caseId,
@@ -201,8 +205,8 @@ export class AdyenDisputeGateway implements DisputeGateway {
     return answer.defenseReasons ?? []
   }
 
-  private choose(caseId: string, reasons: readonly DefenseReason[]): { reason: string; documentType: string } {
-    const choice = chooseDefenseReason(reasons)
+  private choose(caseId: string, reasons: readonly DefenseReason[], family?: ReasonFamily): { reason: string; documentType: string } {
+    const choice = chooseDefenseReason(reasons, family)
     if (!choice) {
       throw new DisputeGatewayRefusal(
         `Adyen offers no defense reason for dispute ${caseId} that card-scan evidence (${EVIDENCE_DOCUMENT_TYPE}) can support (offered: ${

@@ -1,4 +1,5 @@
 import { z } from "@medusajs/framework/zod"
+import type { ReasonFamily } from "../../lib/reason-family"
 
 /**
  * The Disputes API v30 bodies (DisputeService-v30.json), read with zod, and
@@ -51,12 +52,35 @@ export const DOCUMENT_NOT_FOUND = /document not found/i
  * blindly):
  * 1. a reason we can satisfy: every document it needs is the one we have (the
  *    generic `DefenseMaterial`), or among alternatives one of which is it;
- * 2. of those, `SupplyDefenseMaterial` first, then the others in Adyen's order.
+ * 2. of those, one that names what the case's reason family (lib/reason-family.ts) is
+ *    won with, when the family is known and Adyen offers one (`FAMILY_DEFENSE`);
+ * 3. else `SupplyDefenseMaterial`, then the others in Adyen's order.
  */
-export function chooseDefenseReason(reasons: readonly DefenseReason[]): { reason: string; documentType: string } | null {
+export function chooseDefenseReason(
+  reasons: readonly DefenseReason[],
+  family?: ReasonFamily | null
+): { reason: string; documentType: string } | null {
   const fits = reasons.filter((reason) => satisfiableWithEvidence(reason))
-  const chosen = fits.find((reason) => reason.defenseReasonCode === PREFERRED_DEFENSE_REASON) ?? fits[0]
+  const named = family ? FAMILY_DEFENSE[family] : null
+  const chosen =
+    (named ? fits.find((reason) => named.test(reason.defenseReasonCode)) : undefined) ??
+    fits.find((reason) => reason.defenseReasonCode === PREFERRED_DEFENSE_REASON) ??
+    fits[0]
   return chosen ? { reason: chosen.defenseReasonCode, documentType: EVIDENCE_DOCUMENT_TYPE } : null
+}
+
+/**
+ * The defense reasons that answer each family, by the words of Adyen's reason
+ * codes (CamelCase names such as `GoodsWereAsDescribed`; which ones a dispute
+ * offers depends on its scheme and reason code, so they are matched by name,
+ * not listed). "Other" has none: the generic reason serves it.
+ */
+const FAMILY_DEFENSE: Readonly<Record<ReasonFamily, RegExp | null>> = {
+  fraud: /CompellingEvidence|Authori[sz]|Fraud|Recogni[sz]|Participat/i,
+  not_received: /Delivered|Received|Provided|Shipped/i,
+  not_as_described: /AsDescribed|NotDefective|Quality/i,
+  credit_not_processed: /Credit|Refund|Cancel|Duplicate/i,
+  other: null,
 }
 
 function satisfiableWithEvidence(reason: DefenseReason): boolean {

@@ -12,6 +12,7 @@ import { formatMoney } from "../../processors/money"
 import { SERVICESCAN_PROVIDER_PREFIX } from "../utils/checkout-session"
 import { paymentText } from "../utils/order-payments"
 import { readScanImage } from "../utils/scan-image"
+import { evaluateCompellingEvidenceFor } from "../utils/compelling-evidence"
 
 type Address = NonNullable<EvidencePackInput["order"]["shippingAddress"]>
 
@@ -92,7 +93,8 @@ const IMAGE_CONCURRENCY = 3
  * Builds the case's evidence pack (one PDF: the order, the payment, the proof
  * request and each scan's verdict, the images of the valid scans, reduced to
  * fit the processor's per-document limit, led by what wins the case's reason
- * family: fulfillments and tracking, items as sold and returns, or refunds) and keeps it in Medusa's File Module,
+ * family: fulfillments and tracking, items as sold and returns, or refunds; for Visa 10.4, the Compelling
+ * Evidence 3.0 section) and keeps it in Medusa's File Module,
  * sealed like the archived images (src/lib/sealed-evidence.ts: its own key,
  * wrapped under the module's `evidenceKey`, kept on the case row) under a name
  * that says nothing. Refused before anything is built when there is no
@@ -211,6 +213,13 @@ export const prepareEvidencePackStep = createStep(
     const family = reasonFamilyOf(row.reason_code, row.card_type)
     const name = (address?: { first_name?: string | null; last_name?: string | null } | null) =>
       [address?.first_name, address?.last_name].filter(Boolean).join(" ") || null
+    // A Visa 10.4 case: the earlier transactions on the same saved card (nothing is read for any other).
+    const compellingEvidence = await evaluateCompellingEvidenceFor(container, {
+      order_id: cb.order_id,
+      processor_transaction_id: row.processor_transaction_id,
+      reason_code: row.reason_code,
+      card_type: card.type ?? row.card_type,
+    })
     const packInput: EvidencePackInput = {
       generatedAt: new Date(input.now),
       case: {
@@ -313,6 +322,7 @@ export const prepareEvidencePackStep = createStep(
       refunds: (payment?.refunds ?? []).flatMap((refund) =>
         refund ? [{ amount: money(refund.amount), createdAt: iso(refund.created_at), note: refund.note }] : []
       ),
+      compellingEvidence,
     }
     const pack = await buildEvidencePack(packInput, { maxBytes: service.getSettings().max_document_bytes })
     const files = container.resolve<IFileModuleService>(Modules.FILE)

@@ -1,5 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { evaluateCompellingEvidenceWorkflow } from "../../../workflows/evaluate-compelling-evidence"
 import { listScanSourcesWorkflow } from "../../../workflows/list-scan-sources"
 import { CHARGEBACK_QUERY_FIELDS, SERVER_ONLY_EVIDENCE_FIELDS } from "./query-config"
 
@@ -133,7 +134,22 @@ export async function readAdminChargeback(
     return undefined
   }
   const [answered] = await withOrderSummaries(scope, await withScanSources(scope, [redactChargeback(chargeback as Row)]))
-  return answered
+  return await withCompellingEvidence(scope, answered)
+}
+
+/**
+ * Adds `compelling_evidence` to one chargeback: whether its case qualifies for
+ * Visa Compelling Evidence 3.0 (`applicable`, `qualifies`, `prior_count`, and
+ * the `reason` code when not), never a data element's value. Only on the
+ * detail: it reads the card's history, which a list of 100 must not.
+ */
+async function withCompellingEvidence(scope: MedusaContainer, chargeback: Row): Promise<Row> {
+  if (typeof chargeback.id !== "string") {
+    return chargeback
+  }
+  const { result } = await evaluateCompellingEvidenceWorkflow(scope).run({ input: { chargeback_ids: [chargeback.id] } })
+  chargeback.compelling_evidence = result[chargeback.id] ?? null
+  return chargeback
 }
 
 function isRow(value: unknown): value is Row {

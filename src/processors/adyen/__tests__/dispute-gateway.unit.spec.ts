@@ -72,6 +72,33 @@ describe("chooseDefenseReason", () => {
   it("chooses none when every reason needs a document card-scan evidence is not", () => {
     expect(chooseDefenseReason(specReasons().slice(0, 3))).toBeNull()
   })
+
+  // A reason that names the family, answerable with the pack alone (DefenseMaterial as one alternative).
+  const withPack = (code: string) => ({
+    defenseReasonCode: code,
+    satisfied: false,
+    defenseDocumentTypes: [
+      { defenseDocumentTypeCode: "DefenseMaterial", available: false, requirementLevel: "AlternativeRequired" },
+      { defenseDocumentTypeCode: "TIDorInvoice", available: false, requirementLevel: "Optional" },
+    ],
+  })
+
+  it.each([
+    ["not_as_described", "GoodsWereAsDescribed"],
+    ["not_received", "GoodsOrServicesDelivered"],
+    ["fraud", "CardholderAuthorised"],
+    ["credit_not_processed", "CreditOrRefundIssued"],
+  ] as const)("prefers the reason that names the family (%s: %s) over the generic one", (family, code) => {
+    const reasons = [...specReasons(), withPack("GoodsWereAsDescribed"), withPack("GoodsOrServicesDelivered"), withPack("CardholderAuthorised"), withPack("CreditOrRefundIssued")]
+    expect(chooseDefenseReason(reasons, family)).toEqual({ reason: code, documentType: "DefenseMaterial" })
+  })
+
+  it("keeps SupplyDefenseMaterial when the family's reason needs a document the pack is not, or for 'other'", () => {
+    // Adyen's GoodsWereAsDescribed of the spec example requires its own document type: not ours.
+    expect(chooseDefenseReason(specReasons(), "not_as_described")?.reason).toBe("SupplyDefenseMaterial")
+    expect(chooseDefenseReason([...specReasons(), withPack("GoodsWereAsDescribed")], "other")?.reason).toBe("SupplyDefenseMaterial")
+    expect(chooseDefenseReason([...specReasons(), withPack("GoodsWereAsDescribed")], null)?.reason).toBe("SupplyDefenseMaterial")
+  })
 })
 
 describe("AdyenDisputeGateway", () => {
@@ -95,6 +122,17 @@ describe("AdyenDisputeGateway", () => {
       defenseDocuments: [{ content: Buffer.from(PDF).toString("base64"), contentType: "application/pdf", defenseDocumentTypeCode: "DefenseMaterial" }],
     })
     expect(seen[3].body).toEqual({ disputePspReference: DISPUTE, merchantAccountCode: "TestMerchantECOM", defenseReasonCode: "SupplyDefenseMaterial" })
+  })
+
+  it("represents a fraud case with the defense reason that names the family, when Adyen offers one the pack answers", async () => {
+    const cardholder = {
+      defenseReasonCode: "CardholderAuthorised",
+      satisfied: false,
+      defenseDocumentTypes: [{ defenseDocumentTypeCode: "DefenseMaterial", available: true, requirementLevel: "AlternativeRequired" }],
+    }
+    const seen = adyen({ retrieveApplicableDefenseReasons: ok({ defenseReasons: [...specReasons(["DefenseMaterial"]), cardholder] }), defendDispute: ok() })
+    await gateway().represent(DISPUTE, { reasonFamily: "fraud" })
+    expect(seen.find((call) => call.path === "defendDispute")?.body).toMatchObject({ defenseReasonCode: "CardholderAuthorised" })
   })
 
   it("turns a business failure (HTTP 200, success:false) into a DisputeGatewayRefusal with Adyen's words", async () => {
