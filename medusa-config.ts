@@ -63,6 +63,9 @@ module.exports = defineConfig({
     },
   },
   admin: { disable: true },
+  // `npm run bench:image-proxy` only: a throw-away plugin folder with the baseline's admin route
+  // (integration-tests/bench/baseline-plugin.ts), never part of the shipped plugin.
+  plugins: process.env.SERVICESCAN_BENCH_PLUGIN ? [process.env.SERVICESCAN_BENCH_PLUGIN] : [],
   modules: [
     {
       // Medusa's RBAC, on with MEDUSA_FF_RBAC=true (integration-tests/http/rbac.spec.ts). Declared here

@@ -6,12 +6,15 @@
 // through (integration-tests/helpers/processors.ts), e.g.
 // `BENCH_PROCESSOR=adyen npm run bench:checkout`: requests per authorization
 // are then counted at Adyen's API (one exchange + one /payments = 2.00).
+// A bench named in WORKER_BENCHES measures a worker's work: its process gets the heap Node gives a
+// worker with BENCH_WORKER_MEMORY_MB of memory (scripts/bench-worker.mjs), as the job benches do.
 import { spawn } from "node:child_process"
 import { mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join, dirname } from "node:path"
 import { fileURLToPath } from "node:url"
 import { ensureDatabaseEnv } from "./embedded-postgres.mjs"
+import { workerHeapOrExit } from "./bench-worker.mjs"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const name = process.argv[2]
@@ -25,6 +28,10 @@ if (process.env.BENCH_PROCESSOR && !PROCESSOR_NAMES.includes(process.env.BENCH_P
   console.error(`BENCH_PROCESSOR must be one of ${PROCESSOR_NAMES.join(", ")}, got ${process.env.BENCH_PROCESSOR}`)
   process.exit(2)
 }
+
+const WORKER_BENCHES = ["adyen-webhooks"]
+const heap = WORKER_BENCHES.includes(name) ? workerHeapOrExit(`bench:${name}`) : { flags: [] }
+if (heap.description) console.log(`measured process: ${heap.description}`)
 
 const pg = await ensureDatabaseEnv()
 const dir = await mkdtemp(join(tmpdir(), "servicescan-bench-"))
@@ -40,7 +47,7 @@ try {
         TEST_TYPE: "bench",
         BENCH: name,
         BENCH_RESULT_FILE: resultFile,
-        NODE_OPTIONS: "--experimental-vm-modules",
+        NODE_OPTIONS: ["--experimental-vm-modules", ...heap.flags].join(" "),
         MEDUSA_DISABLE_TELEMETRY: "true",
         LOG_LEVEL: "error",
       },
