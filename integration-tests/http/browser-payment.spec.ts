@@ -1,3 +1,4 @@
+import { mkdir } from "node:fs/promises"
 import { join } from "node:path"
 import { appTestRunner } from "../helpers/app-runner"
 import { launchChromium } from "../../scripts/chromium.cjs"
@@ -16,6 +17,9 @@ import { startStorefrontPage } from "../helpers/storefront-page"
  */
 reserveSandboxUrl()
 jest.setTimeout(180_000)
+
+/** SCREENSHOTS=1 writes the README's storefront picture (the first processor's form, card typed) into docs/screenshots. */
+const DOC_SHOTS = process.env.SCREENSHOTS === "1" ? join(__dirname, "../../docs/screenshots") : ""
 
 const APPROVE = "4457119922390123"
 const PASSWORD = "correct horse battery staple"
@@ -66,6 +70,17 @@ appTestRunner({
           ["cc-csc", "123"],
         ]) {
           await frame.locator(`input[autocomplete="${field}"]`).pressSequentially(value)
+        }
+        // What the shopper sees (and the README's picture shows): the page's checkout, the
+        // hosted form with the card typed into it, and the pay button.
+        await page.getByRole("heading", { name: "Checkout" }).waitFor()
+        expect(await page.getByRole("button", { name: "Pay" }).isVisible()).toBe(true)
+        expect(await frame.locator('input[autocomplete="cc-number"]').inputValue()).toMatch(/4457\D*1199\D*2239\D*0123/)
+        if (DOC_SHOTS && processor === PROCESSORS[0]) {
+          await mkdir(DOC_SHOTS, { recursive: true })
+          // A checkout column's width, as a shopper's page would give the form.
+          await page.setViewportSize({ width: 720, height: 480 })
+          await page.screenshot({ path: join(DOC_SHOTS, "storefront-card-form.png"), fullPage: true })
         }
 
         const mark = await lastSeq(processor)

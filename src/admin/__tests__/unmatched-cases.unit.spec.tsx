@@ -64,6 +64,14 @@ afterEach(() => {
 /** The list requests of the view (the tab's own count asks for one row). */
 const viewCalls = () => api.callsTo("GET", CASES).filter((call) => call.url.searchParams.get("limit") === "20")
 const location = () => screen.getByTestId("location").textContent
+/** The DataTable's body rows (its header row has no cells). */
+const caseRows = async () => {
+  const table = await screen.findByRole("table", { name: "Unmatched cases" })
+  await waitFor(() => expect(within(table).queryAllByRole("cell").length).toBeGreaterThan(0))
+  return within(table)
+    .getAllByRole("row")
+    .filter((row) => within(row).queryAllByRole("cell").length > 0)
+}
 
 describe("Unmatched cases", () => {
   it("is a tab of the Disputes page with the number waiting, and its state in the URL", async () => {
@@ -77,7 +85,7 @@ describe("Unmatched cases", () => {
 
     // Radix selects a tab on mouse down (and on focus, from the keyboard).
     fireEvent.mouseDown(tab)
-    await screen.findAllByTestId("unmatched-case-row")
+    await caseRows()
     // The chargeback filters do not follow into the other view.
     expect(location()).toBe("/disputes?view=unmatched")
     expect(Object.fromEntries(viewCalls()[0].url.searchParams)).toEqual({ status: "unmatched", offset: "0", limit: "20" })
@@ -86,7 +94,7 @@ describe("Unmatched cases", () => {
   it("shows each case with what the processor knows about it", async () => {
     api.on("GET", CASES, { body: list([unmatched()]) })
     renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes?view=unmatched" })
-    const [row] = await screen.findAllByTestId("unmatched-case-row")
+    const [row] = await caseRows()
     expect(within(row).getByText("510000000042")).toBeInTheDocument()
     expect(within(row).getByText("Worldpay · First Chargeback")).toBeInTheDocument()
     expect(within(row).getByText("$15.00")).toBeInTheDocument()
@@ -104,10 +112,30 @@ describe("Unmatched cases", () => {
   it("searches after a pause in typing", async () => {
     api.on("GET", CASES, { body: list([unmatched()]) })
     renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes?view=unmatched" })
-    await screen.findAllByTestId("unmatched-case-row")
+    await caseRows()
     fireEvent.change(screen.getByRole("searchbox", { name: "Search cases" }), { target: { value: " phone-77 " } })
     await waitFor(() => expect(viewCalls().at(-1)?.url.searchParams.get("q")).toBe("phone-77"))
     expect(location()).toBe("/disputes?view=unmatched&q=phone-77")
+  })
+
+  it("sorts and pages through the server, keeping what the URL says and dropping what it cannot sort by", async () => {
+    api.on("GET", CASES, (call) => ({ body: list([unmatched()], 45, Number(call.url.searchParams.get("offset"))) }))
+    renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes?view=unmatched&order=-reply_by&offset=20" })
+    await caseRows()
+    expect(Object.fromEntries(viewCalls()[0].url.searchParams)).toEqual({
+      status: "unmatched",
+      order: "-reply_by",
+      offset: "20",
+      limit: "20",
+    })
+    // The DataTable's pages: 45 cases, the second page of three.
+    fireEvent.click(screen.getByRole("button", { name: "Next" }))
+    await waitFor(() => expect(location()).toBe("/disputes?view=unmatched&order=-reply_by&offset=40"))
+    await waitFor(() => expect(viewCalls().at(-1)?.url.searchParams.get("offset")).toBe("40"))
+
+    const second = renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes?view=unmatched&order=match_note" })
+    await waitFor(() => expect(viewCalls().at(-1)?.url.searchParams.has("order")).toBe(false))
+    second.unmount()
   })
 
   it("says when there is nothing to assign, and when no dispute gateway is configured", async () => {
@@ -134,7 +162,7 @@ describe("Unmatched cases", () => {
 describe("Assign to order", () => {
   async function openDrawer() {
     renderAdmin(<DisputesPage />, { path: "/disputes", url: "/disputes?view=unmatched" })
-    const [row] = await screen.findAllByTestId("unmatched-case-row")
+    const [row] = await caseRows()
     fireEvent.click(within(row).getByRole("button", { name: /Assign to order/ }))
     return await screen.findByRole("dialog", { name: "Assign to order" })
   }

@@ -2,6 +2,7 @@ import { Drawer, Input, Text, toast } from "@medusajs/ui"
 import { useRef, useState, type FormEvent } from "react"
 import { errorMessage } from "../lib/errors"
 import { formatMoney, gatewayDisplayName } from "../lib/format"
+import { useCheckWords, useServiceScanTranslation } from "../lib/i18n"
 import { useAssignDisputeCase } from "../lib/queries"
 import type { DisputeCase } from "../lib/types"
 import { validateOrderId } from "../lib/validation"
@@ -22,6 +23,8 @@ type AssignCaseDrawerProps = {
  * collection starts.
  */
 export const AssignCaseDrawer = ({ disputeCase: current, onOpenChange }: AssignCaseDrawerProps) => {
+  const { t, i18n } = useServiceScanTranslation()
+  const say = useCheckWords()
   // The last case shown stays on screen while the drawer slides out.
   const last = useRef<DisputeCase | null>(null)
   if (current) {
@@ -43,7 +46,7 @@ export const AssignCaseDrawer = ({ disputeCase: current, onOpenChange }: AssignC
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault()
-    const problem = validateOrderId(orderId)
+    const problem = validateOrderId(orderId, say)
     setError(problem)
     if (problem || !disputeCase) {
       return
@@ -51,26 +54,26 @@ export const AssignCaseDrawer = ({ disputeCase: current, onOpenChange }: AssignC
     const id = orderId.trim()
     assign.mutate(id, {
       onSuccess: () => {
-        toast.success(`Case ${disputeCase.case_id} assigned`, {
-          description: `Its chargeback is recorded on order ${id}, and the order's card scans go to ServiceScan.`,
+        toast.success(t("forms.assign.assigned", { id: disputeCase.case_id }), {
+          description: t("forms.assign.assignedDescription", { order: id }),
         })
         close(false)
       },
       onError: (err) => {
         setError(errorMessage(err))
-        toast.error("Could not assign the case", { description: errorMessage(err) })
+        toast.error(t("forms.assign.failed"), { description: errorMessage(err) })
       },
     })
   }
 
-  const gateway = gatewayDisplayName(disputeCase?.gateway)
+  const gateway = disputeCase?.gateway ? gatewayDisplayName(disputeCase.gateway) : t("import.theProcessor")
   return (
     <Drawer open={Boolean(current)} onOpenChange={close}>
       <Drawer.Content>
         <Drawer.Header>
-          <Drawer.Title>Assign to order</Drawer.Title>
+          <Drawer.Title>{t("forms.assign.title")}</Drawer.Title>
           <Drawer.Description className="sr-only">
-            Assign {gateway} case {disputeCase?.case_id} to the order it belongs to.
+            {t("forms.assign.description", { gateway, id: disputeCase?.case_id ?? "" })}
           </Drawer.Description>
         </Drawer.Header>
         <form onSubmit={onSubmit} noValidate className="flex flex-1 flex-col overflow-hidden">
@@ -78,27 +81,28 @@ export const AssignCaseDrawer = ({ disputeCase: current, onOpenChange }: AssignC
             {disputeCase && (
               <>
                 <Text size="small" className="text-ui-fg-subtle">
-                  {gateway} case {disputeCase.case_id} matched no payment of this store. Enter the order it belongs to: its
-                  chargeback is recorded there, and the order's card scans are sent to ServiceScan as evidence.
+                  {t("forms.assign.intro", { gateway, id: disputeCase.case_id })}
                 </Text>
                 <dl className="grid grid-cols-2 gap-x-4 gap-y-3">
-                  <Fact label="Amount">{formatMoney(disputeCase.amount, disputeCase.currency_code)}</Fact>
-                  <Fact label="Reason">
+                  <Fact label={t("forms.assign.amount")}>
+                    {formatMoney(disputeCase.amount, disputeCase.currency_code, i18n.language)}
+                  </Fact>
+                  <Fact label={t("forms.assign.reason")}>
                     {[disputeCase.reason_code, disputeCase.reason_description].filter(Boolean).join(" · ") || "–"}
                   </Fact>
-                  <Fact label="Processor transaction">
+                  <Fact label={t("forms.assign.transaction")}>
                     <span className="font-mono">{disputeCase.processor_transaction_id ?? "–"}</span>
                   </Fact>
-                  <Fact label="Order reference at the processor">
+                  <Fact label={t("forms.assign.orderReference")}>
                     <span className="font-mono">{disputeCase.processor_order_id ?? "–"}</span>
                   </Fact>
                 </dl>
               </>
             )}
             <Field
-              label="Order ID"
+              label={t("forms.orderId")}
               error={error ?? undefined}
-              hint="The Medusa order id, e.g. order_01J…, from the order's page address."
+              hint={t("forms.assign.orderIdHint")}
             >
               <Input
                 value={orderId}
@@ -112,7 +116,7 @@ export const AssignCaseDrawer = ({ disputeCase: current, onOpenChange }: AssignC
               />
             </Field>
           </Drawer.Body>
-          <DrawerFormFooter submitLabel="Assign to order" isPending={assign.isPending} />
+          <DrawerFormFooter submitLabel={t("forms.assign.submit")} isPending={assign.isPending} />
         </form>
       </Drawer.Content>
     </Drawer>

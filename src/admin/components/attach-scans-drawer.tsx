@@ -1,6 +1,7 @@
 import { Drawer, Text, Textarea, toast } from "@medusajs/ui"
 import { useState, type FormEvent } from "react"
 import { errorMessage } from "../lib/errors"
+import { useCheckWords, useServiceScanTranslation } from "../lib/i18n"
 import { useAttachScanIds } from "../lib/queries"
 import { parseScanIds } from "../lib/validation"
 import { DrawerFormFooter } from "./drawer-form-footer"
@@ -19,10 +20,12 @@ type AttachScansDrawerProps = {
  * service refuse the whole proof request; the server checks again.
  */
 export const AttachScansDrawer = ({ chargebackId, externalId, open, onOpenChange }: AttachScansDrawerProps) => {
+  const { t } = useServiceScanTranslation()
+  const say = useCheckWords()
   const [text, setText] = useState("")
   const [error, setError] = useState<string | null>(null)
   const attach = useAttachScanIds(chargebackId)
-  const parsed = parseScanIds(text)
+  const parsed = parseScanIds(text, say)
 
   const close = (next: boolean) => {
     if (!next) {
@@ -41,14 +44,14 @@ export const AttachScansDrawer = ({ chargebackId, externalId, open, onOpenChange
     setError(null)
     attach.mutate(parsed.ids, {
       onSuccess: () => {
-        toast.success(parsed.ids.length === 1 ? "Scan id attached" : `${parsed.ids.length} scan ids attached`, {
-          description: "They are on their way to ServiceScan; the verdict appears here when it is ready.",
+        toast.success(t("forms.attach.attached", { count: parsed.ids.length }), {
+          description: t("forms.attach.attachedDescription"),
         })
         close(false)
       },
       onError: (err) => {
         setError(errorMessage(err))
-        toast.error("Could not attach the scan ids", { description: errorMessage(err) })
+        toast.error(t("forms.attach.failed"), { description: errorMessage(err) })
       },
     })
   }
@@ -57,19 +60,18 @@ export const AttachScansDrawer = ({ chargebackId, externalId, open, onOpenChange
     <Drawer open={open} onOpenChange={close}>
       <Drawer.Content>
         <Drawer.Header>
-          <Drawer.Title>Attach scan ids</Drawer.Title>
-          <Drawer.Description className="sr-only">Add card scan ids to chargeback {externalId}.</Drawer.Description>
+          <Drawer.Title>{t("forms.attach.title")}</Drawer.Title>
+          <Drawer.Description className="sr-only">{t("forms.attach.description", { id: externalId })}</Drawer.Description>
         </Drawer.Header>
         <form onSubmit={onSubmit} noValidate className="flex flex-1 flex-col overflow-hidden">
           <Drawer.Body className="flex flex-1 flex-col gap-y-4 overflow-y-auto">
             <Text size="small" className="text-ui-fg-subtle">
-              Scan ids of the order's payments are sent automatically. Add others here, for example a scan made on
-              another device. They are sent to ServiceScan as a new proof request.
+              {t("forms.attach.intro")}
             </Text>
             <Field
-              label="Scan ids"
+              label={t("forms.attach.label")}
               error={error ?? undefined}
-              hint="One per line, or separated by commas. Each is a UUIDv4."
+              hint={t("forms.attach.hint")}
             >
               <Textarea
                 value={text}
@@ -91,11 +93,11 @@ export const AttachScansDrawer = ({ chargebackId, externalId, open, onOpenChange
             </Field>
             {parsed.ids.length > 0 && !error && (
               <Text size="small" className="text-ui-fg-subtle" aria-live="polite">
-                {parsed.ids.length === 1 ? "1 scan id" : `${parsed.ids.length} scan ids`} will be sent.
+                {t("forms.attach.willSend", { count: parsed.ids.length })}
               </Text>
             )}
           </Drawer.Body>
-          <DrawerFormFooter submitLabel="Attach and send" isPending={attach.isPending} />
+          <DrawerFormFooter submitLabel={t("forms.attach.submit")} isPending={attach.isPending} />
         </form>
       </Drawer.Content>
     </Drawer>

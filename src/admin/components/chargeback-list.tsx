@@ -17,6 +17,7 @@ import { useServiceScanTranslation } from "../lib/i18n"
 import { useChargebacks } from "../lib/queries"
 import { CHARGEBACK_STATUSES, type Chargeback, type ChargebackListQuery, type ChargebackStatus } from "../lib/types"
 import { DueDate } from "./due-date"
+import { focusNewFilter } from "./filter-focus"
 import { customerLabel, OrderReference } from "./order-reference"
 import { ErrorState } from "./states"
 import { ChargebackStatusBadge } from "./status-badges"
@@ -394,7 +395,14 @@ export const ChargebackList = () => {
         >
           <div className="flex w-full items-center justify-end gap-x-2">
             <span data-menu="filter">
-              <DataTable.FilterMenu tooltip={t("list.filterMenu")} />
+              <DataTable.FilterMenu
+                tooltip={t("list.filterMenu")}
+                onAddFilter={(id, value) => {
+                  instance.addFilter({ id, value })
+                  // Keyboard users land in the new filter's options, not back on the funnel.
+                  focusNewFilter(root.current?.querySelector<HTMLElement>("[data-menu='filter'] button") ?? null)
+                }}
+              />
             </span>
             <span data-menu="sort">
               <DataTable.SortingMenu tooltip={t("list.sortMenu")} />

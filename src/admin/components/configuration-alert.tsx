@@ -1,5 +1,6 @@
 import { Alert, Text } from "@medusajs/ui"
 import { Link } from "react-router-dom"
+import { useServiceScanTranslation } from "../lib/i18n"
 import { useServiceHealth } from "../lib/queries"
 
 /**
@@ -8,6 +9,7 @@ import { useServiceHealth } from "../lib/queries"
  * A failing health request shows nothing here: the list has its own errors.
  */
 export const ConfigurationAlert = () => {
+  const { t } = useServiceScanTranslation()
   const { data } = useServiceHealth({ retry: false })
   const problem = data?.configuration_error
   if (!problem) {
@@ -17,12 +19,12 @@ export const ConfigurationAlert = () => {
     <Alert variant="error">
       <div className="flex flex-col gap-y-1">
         <Text size="small" leading="compact" weight="plus">
-          Evidence collection is stopped
+          {t("image.stopped")}
         </Text>
         <Text size="small">
           {problem.message}{" "}
           <Link to="/settings/servicescan" className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover">
-            See what to do
+            {t("image.whatToDo")}
           </Link>
         </Text>
       </div>

@@ -1,5 +1,6 @@
 import { Hint, Label, Text } from "@medusajs/ui"
 import { cloneElement, isValidElement, useId, type ReactElement } from "react"
+import { useServiceScanTranslation } from "../lib/i18n"
 
 type FieldProps = {
   label: string
@@ -15,6 +16,7 @@ type FieldProps = {
  * the label names the control, the error is announced and linked to it.
  */
 export const Field = ({ label, children, error, hint, optional = false }: FieldProps) => {
+  const { t } = useServiceScanTranslation()
   const id = useId()
   const hintId = `${id}-hint`
   const errorId = `${id}-error`
@@ -29,7 +31,7 @@ export const Field = ({ label, children, error, hint, optional = false }: FieldP
         {optional && (
           <Text as="span" size="small" className="text-ui-fg-muted font-normal">
             {" "}
-            (optional)
+            {t("forms.optional")}
           </Text>
         )}
       </Label>

@@ -1,38 +1,39 @@
 import { ArrowDownTray } from "@medusajs/icons"
 import { Button, toast } from "@medusajs/ui"
+import type { TFunction } from "i18next"
 import { errorMessage } from "../lib/errors"
 import { gatewayDisplayName } from "../lib/format"
+import { useServiceScanTranslation } from "../lib/i18n"
 import { useImportDisputeCases, useServiceHealth } from "../lib/queries"
 import type { CaseImportReport } from "../lib/types"
 
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`
-
-/** A toast that says what the import found, in the merchant's terms. */
+/** A toast that says what the import found, in the merchant's terms and language (`import`). */
 export function describeImport(
   report: CaseImportReport,
-  gateway: string
+  gateway: string,
+  t: TFunction
 ): { tone: "success" | "info" | "warning"; title: string; description: string } {
   const errors = report.errors ?? []
   const parts = [
-    report.new_cases ? `${report.new_cases} new` : null,
-    report.matched ? `${report.matched} matched to orders` : null,
-    report.unmatched ? `${report.unmatched} unmatched (see Unmatched cases)` : null,
-    report.chargebacks_recorded ? `${plural(report.chargebacks_recorded, "chargeback")} recorded` : null,
+    report.new_cases ? t("import.newCases", { count: report.new_cases }) : null,
+    report.matched ? t("import.matched", { count: report.matched }) : null,
+    report.unmatched ? t("import.unmatched", { count: report.unmatched }) : null,
+    report.chargebacks_recorded ? t("import.recorded", { count: report.chargebacks_recorded }) : null,
   ].filter(Boolean)
   if (errors.length) {
     return {
       tone: "warning",
-      title: `Imported with ${plural(errors.length, "error")}`,
-      description: `${errors[0]}${errors.length > 1 ? ` (and ${errors.length - 1} more; see the server log)` : ""}`,
+      title: t("import.withErrors", { count: errors.length }),
+      description: `${errors[0]}${errors.length > 1 ? t("import.moreErrors", { count: errors.length - 1 }) : ""}`,
     }
   }
   if (!report.cases) {
-    return { tone: "info", title: "Up to date", description: `${gateway} reported no case changes since the last import.` }
+    return { tone: "info", title: t("import.upToDate"), description: t("import.upToDateDescription", { gateway }) }
   }
   return {
     tone: "success",
-    title: `Imported ${plural(report.cases, "case")}`,
-    description: parts.length ? `${parts.join(", ")}.` : "Nothing changed since the last import.",
+    title: t("import.imported", { count: report.cases }),
+    description: parts.length ? `${parts.join(", ")}.` : t("import.nothingChanged"),
   }
 }
 
@@ -43,8 +44,9 @@ export function describeImport(
  * gateway configured, an import already running).
  */
 export const ImportCasesButton = () => {
+  const { t } = useServiceScanTranslation()
   const { data: health } = useServiceHealth({ retry: false })
-  const gateway = gatewayDisplayName(health?.dispute_gateway?.name)
+  const name = health?.dispute_gateway?.name
   const run = useImportDisputeCases()
   return (
     <Button
@@ -54,15 +56,15 @@ export const ImportCasesButton = () => {
       onClick={() =>
         run.mutate(undefined, {
           onSuccess: ({ import: report }) => {
-            const view = describeImport(report, gateway === "the processor" ? "The processor" : gateway)
+            const view = describeImport(report, name ? gatewayDisplayName(name) : t("import.theProcessor"), t)
             toast[view.tone](view.title, { description: view.description })
           },
-          onError: (error) => toast.error("Import failed", { description: errorMessage(error) }),
+          onError: (error) => toast.error(t("import.failed"), { description: errorMessage(error) }),
         })
       }
     >
       <ArrowDownTray aria-hidden />
-      Import now
+      {t("import.button")}
     </Button>
   )
 }

@@ -2,6 +2,7 @@ import { Drawer, Input, Text, toast } from "@medusajs/ui"
 import { useState, type FormEvent } from "react"
 import { errorMessage } from "../lib/errors"
 import { currencyDecimals } from "../lib/format"
+import { useCheckWords, useServiceScanTranslation } from "../lib/i18n"
 import { useRecordChargeback } from "../lib/queries"
 import type { Chargeback } from "../lib/types"
 import {
@@ -44,6 +45,8 @@ function initialForm(order: RecordChargebackDrawerProps["order"]): RecordChargeb
  * form only carries what the processor said.
  */
 export const RecordChargebackDrawer = ({ open, onOpenChange, order, onRecorded }: RecordChargebackDrawerProps) => {
+  const { t } = useServiceScanTranslation()
+  const say = useCheckWords()
   const [form, setForm] = useState<RecordChargebackForm>(() => initialForm(order))
   const [errors, setErrors] = useState<FormErrors<RecordChargebackForm>>({})
   const [serverError, setServerError] = useState<string | null>(null)
@@ -64,7 +67,7 @@ export const RecordChargebackDrawer = ({ open, onOpenChange, order, onRecorded }
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault()
-    const found = validateRecordChargeback(form)
+    const found = validateRecordChargeback(form, say)
     setErrors(found)
     setServerError(null)
     if (Object.values(found).some(Boolean)) {
@@ -83,13 +86,11 @@ export const RecordChargebackDrawer = ({ open, onOpenChange, order, onRecorded }
       {
         onSuccess: ({ chargeback, created }) => {
           if (created) {
-            toast.success("Chargeback recorded", {
-              description: "The order's card scans are being sent to ServiceScan.",
-            })
+            toast.success(t("forms.record.recorded"), { description: t("forms.record.recordedDescription") })
           } else {
             // Recording is idempotent by the processor's dispute id.
-            toast.info("Already recorded", {
-              description: `Chargeback ${chargeback.external_id} was recorded before; nothing was changed.`,
+            toast.info(t("forms.record.already"), {
+              description: t("forms.record.alreadyDescription", { id: chargeback.external_id }),
             })
           }
           onRecorded?.(chargeback)
@@ -98,7 +99,7 @@ export const RecordChargebackDrawer = ({ open, onOpenChange, order, onRecorded }
         },
         onError: (error) => {
           setServerError(errorMessage(error))
-          toast.error("Could not record the chargeback", { description: errorMessage(error) })
+          toast.error(t("forms.record.failed"), { description: errorMessage(error) })
         },
       }
     )
@@ -116,34 +117,33 @@ export const RecordChargebackDrawer = ({ open, onOpenChange, order, onRecorded }
     >
       <Drawer.Content>
         <Drawer.Header>
-          <Drawer.Title>Record chargeback</Drawer.Title>
+          <Drawer.Title>{t("forms.record.title")}</Drawer.Title>
           <Drawer.Description className="sr-only">
-            Enter the chargeback as the payment processor reported it.
+            {t("forms.record.description")}
           </Drawer.Description>
         </Drawer.Header>
         <form onSubmit={onSubmit} noValidate className="flex flex-1 flex-col overflow-hidden">
           <Drawer.Body className="flex flex-1 flex-col gap-y-4 overflow-y-auto">
             <Text size="small" className="text-ui-fg-subtle">
-              Enter the chargeback as the processor reported it. The order's card scans are then sent to
-              ServiceScan automatically.
+              {t("forms.record.intro")}
             </Text>
             {!order && (
-              <Field label="Order ID" error={errors.order_id} hint="The Medusa order id, e.g. order_01J…">
+              <Field label={t("forms.orderId")} error={errors.order_id} hint={t("forms.record.orderIdHint")}>
                 <Input value={form.order_id} onChange={set("order_id")} autoComplete="off" />
               </Field>
             )}
             <Field
-              label="Processor dispute ID"
+              label={t("forms.record.externalId")}
               error={errors.external_id}
-              hint="The id on the processor's chargeback notice. Recording the same id twice changes nothing."
+              hint={t("forms.record.externalIdHint")}
             >
               <Input value={form.external_id} onChange={set("external_id")} autoComplete="off" />
             </Field>
             <div className="grid grid-cols-[1fr_7rem] gap-x-3">
-              <Field label="Disputed amount" error={errors.amount}>
+              <Field label={t("forms.record.amount")} error={errors.amount}>
                 <Input value={form.amount} onChange={set("amount")} inputMode="decimal" autoComplete="off" />
               </Field>
-              <Field label="Currency" error={errors.currency_code}>
+              <Field label={t("forms.record.currency")} error={errors.currency_code}>
                 <Input
                   value={form.currency_code}
                   onChange={set("currency_code")}
@@ -154,17 +154,17 @@ export const RecordChargebackDrawer = ({ open, onOpenChange, order, onRecorded }
                 />
               </Field>
             </div>
-            <Field label="Reason" optional error={errors.reason}>
-              <Input value={form.reason} onChange={set("reason")} placeholder="e.g. Fraudulent transaction" />
+            <Field label={t("forms.record.reason")} optional error={errors.reason}>
+              <Input value={form.reason} onChange={set("reason")} placeholder={t("forms.record.reasonPlaceholder")} />
             </Field>
-            <Field label="Reason code" optional error={errors.reason_code}>
-              <Input value={form.reason_code} onChange={set("reason_code")} placeholder="e.g. 10.4" />
+            <Field label={t("forms.record.reasonCode")} optional error={errors.reason_code}>
+              <Input value={form.reason_code} onChange={set("reason_code")} placeholder={t("forms.record.reasonCodePlaceholder")} />
             </Field>
             <Field
-              label="Respond by"
+              label={t("forms.record.dueBy")}
               optional
               error={errors.due_by}
-              hint="The processor's deadline for evidence, counted to the end of that day."
+              hint={t("forms.record.dueByHint")}
             >
               <Input type="date" value={form.due_by} onChange={set("due_by")} />
             </Field>
@@ -174,7 +174,7 @@ export const RecordChargebackDrawer = ({ open, onOpenChange, order, onRecorded }
               </Text>
             )}
           </Drawer.Body>
-          <DrawerFormFooter submitLabel="Record chargeback" isPending={record.isPending} />
+          <DrawerFormFooter submitLabel={t("forms.record.submit")} isPending={record.isPending} />
         </form>
       </Drawer.Content>
     </Drawer>

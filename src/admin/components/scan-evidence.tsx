@@ -1,5 +1,6 @@
 import { ArrowDownTray, Photo } from "@medusajs/icons"
 import { Badge, Button, Copy, FocusModal, Text } from "@medusajs/ui"
+import type { TFunction } from "i18next"
 import { useEffect, useState } from "react"
 import { Link } from "react-router-dom"
 import { groundTruthLabel, shortId } from "../lib/format"
@@ -9,15 +10,15 @@ import { useServiceScanTranslation } from "../lib/i18n"
 import type { ScanEvidence, ScanSource } from "../lib/types"
 
 /** The alt text of a scan's image: what it is and what the service concluded. */
-export function scanImageAlt(scanId: string, verdictLabel: string): string {
-  return `Card scan ${scanId} (${verdictLabel.toLowerCase()})`
+export function scanImageAlt(scanId: string, verdictLabel: string, t: TFunction): string {
+  return t("image.alt", { id: scanId, verdict: verdictLabel.toLowerCase() })
 }
 
 /** The placeholder's reason until (or unless) the proxy says more. */
-const UNAVAILABLE = "The image is not available."
+const UNAVAILABLE = "image.notAvailable"
 
 /** The proxy served an image, yet the browser could not show it (or not twice in a row). */
-const NOT_DISPLAYABLE = "The image could not be displayed."
+const NOT_DISPLAYABLE = "image.notDisplayable"
 
 /**
  * Reloads of a thumbnail after the proxy answered a failed load with an image
@@ -26,6 +27,7 @@ const NOT_DISPLAYABLE = "The image could not be displayed."
  */
 const MAX_IMAGE_RETRIES = 1
 
+/** `reason`: the proxy's own message, or the key of ours. */
 type ImageProbe = { ok: true } | { ok: false; reason: string }
 
 /**
@@ -75,6 +77,7 @@ async function probeScanImage(scanId: string, signal: AbortSignal): Promise<Imag
  * route validates its query strictly: a `?retry=` parameter would be a 400.
  */
 function useScanImageSource(scanId: string) {
+  const { t } = useServiceScanTranslation()
   const [attempt, setAttempt] = useState(0)
   const [failed, setFailed] = useState(false)
   const [reason, setReason] = useState<string | null>(null)
@@ -100,21 +103,25 @@ function useScanImageSource(scanId: string) {
   return {
     src,
     failed,
-    reason: failed ? (reason ?? UNAVAILABLE) : null,
+    // Our two fallbacks are keys; the proxy's message is already worded for the merchant.
+    reason: failed ? (reason === null || reason === UNAVAILABLE || reason === NOT_DISPLAYABLE ? t(reason ?? UNAVAILABLE) : reason) : null,
     onError: () => setFailed(true),
   }
 }
 
 /** The download link, always through the admin's authenticated image proxy. */
-export const ScanImageDownload = ({ scanId, compact = false }: { scanId: string; compact?: boolean }) => (
-  <Button size="small" variant={compact ? "transparent" : "secondary"} asChild>
-    <a href={scanImageUrl(scanId, { download: true })} download={`${scanId}.jpg`}>
-      <ArrowDownTray aria-hidden />
-      <span className={compact ? "sr-only" : undefined}>Download image</span>
-      {compact && <span className="sr-only"> of scan {scanId}</span>}
-    </a>
-  </Button>
-)
+export const ScanImageDownload = ({ scanId, compact = false }: { scanId: string; compact?: boolean }) => {
+  const { t } = useServiceScanTranslation()
+  return (
+    <Button size="small" variant={compact ? "transparent" : "secondary"} asChild>
+      <a href={scanImageUrl(scanId, { download: true })} download={`${scanId}.jpg`}>
+        <ArrowDownTray aria-hidden />
+        <span className={compact ? "sr-only" : undefined}>{t("image.download")}</span>
+        {compact && <span className="sr-only">{t("image.downloadOf", { id: scanId })}</span>}
+      </a>
+    </Button>
+  )
+}
 
 /**
  * A valid scan's image: a lazy thumbnail that opens large in a modal. The
@@ -122,20 +129,21 @@ export const ScanImageDownload = ({ scanId, compact = false }: { scanId: string;
  * the service's own URL (secret key, attachment) never reaches the page.
  */
 export const ScanImage = ({ scanId, verdictLabel }: { scanId: string; verdictLabel: string }) => {
+  const { t } = useServiceScanTranslation()
   const [open, setOpen] = useState(false)
   const { src, failed, reason, onError } = useScanImageSource(scanId)
-  const alt = scanImageAlt(scanId, verdictLabel)
+  const alt = scanImageAlt(scanId, verdictLabel, t)
 
   if (failed) {
     return (
       <div
         className="bg-ui-bg-subtle text-ui-fg-muted flex h-16 w-24 shrink-0 items-center justify-center rounded-md border border-dashed px-1 text-center"
         role="img"
-        aria-label={`Image of scan ${scanId} unavailable: ${reason ?? ""}`}
+        aria-label={t("image.unavailableLabel", { id: scanId, reason: reason ?? "" })}
         title={reason ?? undefined}
       >
         <Text size="xsmall" leading="compact">
-          Image unavailable
+          {t("image.unavailable")}
         </Text>
       </div>
     )
@@ -147,7 +155,7 @@ export const ScanImage = ({ scanId, verdictLabel }: { scanId: string; verdictLab
         <button
           type="button"
           className="bg-ui-bg-subtle shadow-borders-base focus-visible:shadow-borders-focus h-16 w-24 shrink-0 overflow-hidden rounded-md outline-none transition-fg"
-          aria-label={`Open a larger view of the image of scan ${scanId}`}
+          aria-label={t("image.open", { id: scanId })}
         >
           <img
             src={src}
@@ -164,14 +172,14 @@ export const ScanImage = ({ scanId, verdictLabel }: { scanId: string; verdictLab
           <div className="flex w-full items-center justify-between gap-x-4">
             <FocusModal.Title asChild>
               <Text size="small" leading="compact" weight="plus" className="truncate">
-                Scan {scanId}
+                {t("image.title", { id: scanId })}
               </Text>
             </FocusModal.Title>
             <ScanImageDownload scanId={scanId} />
           </div>
         </FocusModal.Header>
         <FocusModal.Description className="sr-only">
-          The card scan's image, as evidence for the chargeback dispute. {verdictLabel}.
+          {t("image.description", { verdict: verdictLabel })}
         </FocusModal.Description>
         <FocusModal.Body className="flex items-center justify-center overflow-auto p-6">
           {open && (
@@ -193,14 +201,18 @@ type ScanRowProps = {
 
 /** The earlier order a borrowed scan came from, linked: why a scan of another order is evidence here. */
 export const ScanSourceNote = ({ source }: { source: ScanSource }) => {
-  const order = source.order_display_id !== null ? `order #${source.order_display_id}` : `order ${source.order_id}`
+  const { t } = useServiceScanTranslation()
+  const order =
+    source.order_display_id !== null
+      ? t("image.orderNumber", { number: source.order_display_id })
+      : t("image.orderId", { id: source.order_id })
   return (
     <Text size="xsmall" leading="compact" className="text-ui-fg-subtle" data-testid="scan-source">
-      Scanned for{" "}
+      {t("image.scannedFor")}{" "}
       <Link to={`/orders/${source.order_id}`} className="text-ui-fg-interactive hover:text-ui-fg-interactive-hover">
         {order}
       </Link>
-      , with the same saved card.
+      {t("image.sameCard")}
     </Text>
   )
 }

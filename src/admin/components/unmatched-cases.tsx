@@ -1,44 +1,59 @@
-import { Badge, Button, Input, Label, Skeleton, Table, Text } from "@medusajs/ui"
-import { useEffect, useRef, useState } from "react"
+import {
+  Badge,
+  Button,
+  createDataTableColumnHelper,
+  DataTable,
+  Text,
+  useDataTable,
+  type DataTablePaginationState,
+  type DataTableSortingState,
+} from "@medusajs/ui"
+import { useEffect, useMemo, useRef, useState, type MouseEvent } from "react"
 import { useSearchParams } from "react-router-dom"
 import { formatDay, formatMoney, gatewayDisplayName, replyByCountdown, todayUtc } from "../lib/format"
+import { useServiceScanTranslation } from "../lib/i18n"
 import { useDisputeCases, useServiceHealth } from "../lib/queries"
-import type { DisputeCase } from "../lib/types"
+import type { DisputeCase, DisputeCaseListQuery } from "../lib/types"
 import { AssignCaseDrawer } from "./assign-case-drawer"
-import { EmptyState, ErrorState } from "./states"
+import { ErrorState } from "./states"
 
 export const CASES_PAGE_SIZE = 20
-const SEARCH_DEBOUNCE_MS = 300
 
-/** The view's state in the URL, like the chargeback list's (`q`, `offset`), beside `view=unmatched`. */
-export function readCaseListQuery(params: URLSearchParams) {
+/** Columns the cases route sorts by (its `order` param, Medusa's own list ordering); the others are not sortable. */
+export const CASE_SORTABLE = ["case_id", "amount", "reply_by", "created_at"] as const
+const CASE_SORTABLE_SET = new Set<string>(CASE_SORTABLE)
+
+/** The view's state in the URL, like the chargeback list's (`q`, `order`, `offset`), beside `view=unmatched`. */
+export function readCaseListQuery(params: URLSearchParams): DisputeCaseListQuery & { offset: number; limit: number } {
   const offset = Number(params.get("offset") ?? 0)
+  const order = params.get("order")
   return {
     status: "unmatched" as const,
-    q: params.get("q") || undefined,
+    q: params.get("q")?.trim() || undefined,
+    order: order && CASE_SORTABLE_SET.has(order.replace(/^-/, "")) ? order : undefined,
     offset: Number.isInteger(offset) && offset > 0 ? offset : 0,
     limit: CASES_PAGE_SIZE,
   }
 }
 
+const columnHelper = createDataTableColumnHelper<DisputeCase>()
+
 /**
  * The processor's cases that matched no payment of this store: never dropped,
  * shown with what the processor knows (transaction id, the order reference the
  * payment carried, amount, reason, reply-by day) so an admin can find the
- * order and assign the case to it before the deadline.
+ * order and assign the case to it before the deadline. `@medusajs/ui`'s
+ * DataTable, as the chargeback list: search, sorting and pages by the server.
  */
 export const UnmatchedCases = () => {
+  const { t, i18n } = useServiceScanTranslation()
+  const locale = i18n.language
   const [params, setParams] = useSearchParams()
   const query = readCaseListQuery(params)
-  const [search, setSearch] = useState(query.q ?? "")
   const [assigning, setAssigning] = useState<DisputeCase | null>(null)
   const { data: health } = useServiceHealth({ retry: false })
   const { data, isLoading, isError, error, refetch, isFetching } = useDisputeCases(query)
   const items = data?.items ?? []
-  const count = data?.count ?? 0
-  const offset = query.offset
-  const pageIndex = Math.floor(offset / CASES_PAGE_SIZE)
-  const pageCount = Math.max(1, Math.ceil(count / CASES_PAGE_SIZE))
   const today = todayUtc()
 
   const update = (changes: Record<string, string | undefined>, resetPage = true) =>
@@ -52,6 +67,7 @@ export const UnmatchedCases = () => {
             next.delete(key)
           }
         }
+        // A new search or order starts at the first page.
         if (resetPage) {
           next.delete("offset")
         }
@@ -60,165 +76,193 @@ export const UnmatchedCases = () => {
       { replace: true }
     )
 
-  // As on the chargeback list: the box follows the URL, and typing searches after a pause.
-  const pushed = useRef(query.q ?? "")
+  const columns = useMemo(
+    () => [
+      columnHelper.accessor("case_id", {
+        header: t("unmatched.columns.case"),
+        enableSorting: true,
+        sortLabel: t("unmatched.columns.case"),
+        cell: ({ row }) => (
+          <div className="flex flex-col py-2">
+            <Text size="small" leading="compact" weight="plus" className="font-mono">
+              {row.original.case_id}
+            </Text>
+            <Text size="xsmall" leading="compact" className="text-ui-fg-subtle">
+              {[gatewayDisplayName(row.original.gateway), row.original.cycle].filter(Boolean).join(" · ")}
+            </Text>
+          </div>
+        ),
+      }),
+      columnHelper.accessor("amount", {
+        header: t("unmatched.columns.amount"),
+        enableSorting: true,
+        sortLabel: t("unmatched.columns.amount"),
+        align: "right",
+        cell: ({ row }) => (
+          <span className="tabular-nums">{formatMoney(row.original.amount, row.original.currency_code, locale)}</span>
+        ),
+      }),
+      columnHelper.accessor("reason_code", {
+        header: t("unmatched.columns.reason"),
+        cell: ({ row }) => (
+          <span className="block max-w-[14rem] truncate" title={row.original.reason_description ?? undefined}>
+            {[row.original.reason_code, row.original.reason_description].filter(Boolean).join(" · ") || t("common.none")}
+          </span>
+        ),
+      }),
+      columnHelper.accessor("reply_by", {
+        header: t("unmatched.columns.replyBy"),
+        enableSorting: true,
+        sortLabel: t("unmatched.columns.replyBy"),
+        cell: ({ row }) => {
+          const countdown = replyByCountdown(row.original.reply_by, today)
+          return (
+            <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
+              <span>{formatDay(row.original.reply_by, locale)}</span>
+              {countdown && (
+                <Badge size="2xsmall" color={countdown.color}>
+                  {countdown.label === "passed"
+                    ? t("case.countdown.passed")
+                    : countdown.label === "due today"
+                      ? t("case.countdown.today")
+                      : t("case.countdown.days", { count: countdown.days })}
+                </Badge>
+              )}
+            </span>
+          )
+        },
+      }),
+      columnHelper.display({
+        id: "processor",
+        header: t("unmatched.columns.processor"),
+        cell: ({ row }) => (
+          <div className="flex flex-col py-2">
+            <Text size="xsmall" leading="compact" className="font-mono" title={t("unmatched.transactionTitle")}>
+              {t("unmatched.transaction", { id: row.original.processor_transaction_id ?? t("common.none") })}
+            </Text>
+            <Text size="xsmall" leading="compact" className="text-ui-fg-subtle font-mono" title={t("unmatched.orderRefTitle")}>
+              {t("unmatched.orderRef", { id: row.original.processor_order_id ?? t("common.none") })}
+            </Text>
+          </div>
+        ),
+      }),
+      columnHelper.accessor("match_note", {
+        header: t("unmatched.columns.why"),
+        cell: ({ row }) => (
+          <Text size="xsmall" leading="compact" className="text-ui-fg-subtle max-w-[16rem] whitespace-normal">
+            {row.original.match_note ?? t("common.none")}
+          </Text>
+        ),
+      }),
+      columnHelper.accessor("created_at", {
+        header: t("unmatched.columns.received"),
+        enableSorting: true,
+        sortLabel: t("unmatched.columns.received"),
+        // Only there to sort by (newest cases first); the reply-by day is what matters on screen.
+        cell: ({ row }) => formatDay(row.original.created_at?.slice(0, 10), locale),
+      }),
+      columnHelper.display({
+        id: "actions",
+        header: () => <span className="sr-only">{t("unmatched.columns.actions")}</span>,
+        cell: ({ row }) => (
+          <div className="flex justify-end">
+            <Button
+              size="small"
+              variant="secondary"
+              onClick={(event: MouseEvent) => {
+                event.stopPropagation()
+                setAssigning(row.original)
+              }}
+            >
+              {t("unmatched.assign")}
+              <span className="sr-only">{t("unmatched.assignCase", { id: row.original.case_id })}</span>
+            </Button>
+          </div>
+        ),
+      }),
+    ],
+    [t, locale, today]
+  )
+
+  const sorting: DataTableSortingState | null = query.order
+    ? { id: query.order.replace(/^-/, ""), desc: query.order.startsWith("-") }
+    : null
+  const pagination: DataTablePaginationState = { pageIndex: Math.floor(query.offset / CASES_PAGE_SIZE), pageSize: CASES_PAGE_SIZE }
+
+  const instance = useDataTable({
+    data: items,
+    columns,
+    getRowId: (row) => row.id,
+    rowCount: data?.count ?? 0,
+    isLoading: isLoading || (isFetching && !items.length),
+    sorting: {
+      state: sorting,
+      onSortingChange: (next) => update({ order: next ? `${next.desc ? "-" : ""}${next.id}` : undefined }),
+    },
+    search: {
+      state: query.q ?? "",
+      onSearchChange: (value) => update({ q: value.trim() || undefined }),
+    },
+    pagination: {
+      state: pagination,
+      onPaginationChange: (next) =>
+        update({ offset: next.pageIndex > 0 ? String(next.pageIndex * next.pageSize) : undefined }, false),
+    },
+    // "Received" is for sorting; it starts hidden, as "Recorded" does on the chargeback list.
+    columnVisibility: { state: { created_at: false }, onColumnVisibilityChange: () => undefined },
+  })
+
+  // As on the chargeback list: the library's <table>, search box and menu button carry no name of their own.
+  const root = useRef<HTMLDivElement>(null)
   useEffect(() => {
-    const q = query.q ?? ""
-    if (q !== pushed.current) {
-      pushed.current = q
-      setSearch(q)
-    }
-  }, [query.q])
-  useEffect(() => {
-    const trimmed = search.trim()
-    if (trimmed === pushed.current) {
+    const element = root.current
+    if (!element) {
       return
     }
-    const timer = setTimeout(() => {
-      pushed.current = trimmed
-      update({ q: trimmed || undefined })
-    }, SEARCH_DEBOUNCE_MS)
-    return () => clearTimeout(timer)
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [search])
+    element.querySelector("table")?.setAttribute("aria-label", t("unmatched.tableLabel"))
+    element.querySelector("input[type='search']")?.setAttribute("aria-label", t("unmatched.search"))
+    element.querySelector("[data-menu='sort'] button")?.setAttribute("aria-label", t("unmatched.sortMenu"))
+  })
+
+  if (isError) {
+    return <ErrorState title={t("unmatched.couldNotLoad")} error={error} onRetry={() => void refetch()} />
+  }
 
   const notConfigured = health?.dispute_gateway === null
-
+  const empty = notConfigured ? "unmatched.noGateway" : "unmatched.empty"
   return (
-    <>
-      <div className="flex flex-col gap-3 px-6 py-4 md:flex-row md:items-end" role="search">
-        <div className="flex min-w-[14rem] flex-1 flex-col gap-y-1">
-          <Label htmlFor="cases-search" size="xsmall" weight="plus" className="text-ui-fg-subtle">
-            Search cases
-          </Label>
-          <Input
-            id="cases-search"
-            type="search"
-            size="small"
-            value={search}
-            placeholder="Case id, transaction id, order reference or reason"
-            onChange={(event) => setSearch(event.target.value)}
-          />
-        </div>
-      </div>
-
-      {isError ? (
-        <ErrorState title="Could not load the unmatched cases" error={error} onRetry={() => void refetch()} />
-      ) : isLoading ? (
-        <div className="flex flex-col gap-y-2 px-6 py-4" role="status" aria-busy="true" aria-label="Loading unmatched cases">
-          {Array.from({ length: 3 }, (_, index) => (
-            <Skeleton key={index} className="h-8 w-full" />
-          ))}
-        </div>
-      ) : items.length === 0 ? (
-        query.q ? (
-          <EmptyState title="No unmatched case matches" description="Try another search, or clear it." />
-        ) : notConfigured ? (
-          <EmptyState
-            title="No dispute gateway configured"
-            description="Cases are imported from the processor's chargeback API once the servicescan module's disputeGateway option is set (Worldpay: its Chargeback API URL, and your cnpAPI user and password)."
-          />
-        ) : (
-          <EmptyState
-            title="No unmatched cases"
-            description="Every case imported from the processor matched one of your orders. A case that matches none shows up here, to be assigned by hand."
-          />
-        )
-      ) : (
-        <div className={isFetching ? "opacity-60 transition-opacity" : undefined} aria-busy={isFetching}>
-          <Table>
-            <Table.Header>
-              <Table.Row>
-                <Table.HeaderCell>Case</Table.HeaderCell>
-                <Table.HeaderCell className="text-right">Amount</Table.HeaderCell>
-                <Table.HeaderCell>Reason</Table.HeaderCell>
-                <Table.HeaderCell>Reply by</Table.HeaderCell>
-                <Table.HeaderCell>At the processor</Table.HeaderCell>
-                <Table.HeaderCell>Why unmatched</Table.HeaderCell>
-                <Table.HeaderCell>
-                  <span className="sr-only">Actions</span>
-                </Table.HeaderCell>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {items.map((item) => {
-                const countdown = replyByCountdown(item.reply_by, today)
-                return (
-                  <Table.Row key={item.id} data-testid="unmatched-case-row">
-                    <Table.Cell>
-                      <div className="flex flex-col py-2">
-                        <Text size="small" leading="compact" weight="plus" className="font-mono">
-                          {item.case_id}
-                        </Text>
-                        <Text size="xsmall" leading="compact" className="text-ui-fg-subtle">
-                          {[gatewayDisplayName(item.gateway), item.cycle].filter(Boolean).join(" · ")}
-                        </Text>
-                      </div>
-                    </Table.Cell>
-                    <Table.Cell className="text-right tabular-nums">{formatMoney(item.amount, item.currency_code)}</Table.Cell>
-                    <Table.Cell className="max-w-[14rem]">
-                      <span className="block truncate" title={item.reason_description ?? undefined}>
-                        {[item.reason_code, item.reason_description].filter(Boolean).join(" · ") || "–"}
-                      </span>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
-                        <span>{formatDay(item.reply_by)}</span>
-                        {countdown && (
-                          <Badge size="2xsmall" color={countdown.color}>
-                            {countdown.label}
-                          </Badge>
-                        )}
-                      </span>
-                    </Table.Cell>
-                    <Table.Cell>
-                      <div className="flex flex-col py-2">
-                        <Text size="xsmall" leading="compact" className="font-mono" title="The processor's transaction id">
-                          Transaction {item.processor_transaction_id ?? "–"}
-                        </Text>
-                        <Text size="xsmall" leading="compact" className="text-ui-fg-subtle font-mono" title="The order reference the payment carried">
-                          Order ref. {item.processor_order_id ?? "–"}
-                        </Text>
-                      </div>
-                    </Table.Cell>
-                    <Table.Cell className="max-w-[16rem]">
-                      <Text size="xsmall" leading="compact" className="text-ui-fg-subtle whitespace-normal">
-                        {item.match_note ?? "–"}
-                      </Text>
-                    </Table.Cell>
-                    <Table.Cell className="text-right">
-                      <Button
-                        size="small"
-                        variant="secondary"
-                        onClick={() => setAssigning(item)}
-                      >
-                        Assign to order<span className="sr-only"> (case {item.case_id})</span>
-                      </Button>
-                    </Table.Cell>
-                  </Table.Row>
-                )
-              })}
-            </Table.Body>
-          </Table>
-        </div>
+    <div ref={root} aria-busy={isFetching} className={isFetching && items.length ? "opacity-60 transition-opacity" : undefined}>
+      {isLoading && (
+        <span role="status" className="sr-only">
+          {t("unmatched.loading")}
+        </span>
       )}
-
-      {!isError && count > 0 && (
-        <Table.Pagination
-          count={count}
-          pageSize={CASES_PAGE_SIZE}
-          pageIndex={pageIndex}
-          pageCount={pageCount}
-          canPreviousPage={pageIndex > 0}
-          canNextPage={pageIndex + 1 < pageCount}
-          previousPage={() =>
-            update({ offset: offset - CASES_PAGE_SIZE > 0 ? String(offset - CASES_PAGE_SIZE) : undefined }, false)
-          }
-          nextPage={() => update({ offset: String(offset + CASES_PAGE_SIZE) }, false)}
+      <DataTable instance={instance}>
+        <DataTable.Toolbar translations={{ sort: t("unmatched.sortMenu") }}>
+          <div className="flex w-full items-center justify-end gap-x-2">
+            <span data-menu="sort">
+              <DataTable.SortingMenu tooltip={t("unmatched.sortMenu")} />
+            </span>
+            <DataTable.Search placeholder={t("unmatched.searchPlaceholder")} />
+          </div>
+        </DataTable.Toolbar>
+        <DataTable.Table
+          emptyState={{
+            empty: { heading: t(`${empty}.heading`), description: t(`${empty}.description`) },
+            filtered: { heading: t("unmatched.filteredEmpty.heading"), description: t("unmatched.filteredEmpty.description") },
+          }}
         />
-      )}
-
+        <DataTable.Pagination
+          translations={{
+            of: t("list.pagination.of"),
+            results: t("list.pagination.results"),
+            pages: t("list.pagination.pages"),
+            prev: t("list.pagination.prev"),
+            next: t("list.pagination.next"),
+          }}
+        />
+      </DataTable>
       <AssignCaseDrawer disputeCase={assigning} onOpenChange={(open) => !open && setAssigning(null)} />
-    </>
+    </div>
   )
 }

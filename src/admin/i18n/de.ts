@@ -1,5 +1,7 @@
 import { analyticsDe } from "./analytics"
 import { caseDe, settingsDe } from "./case"
+import { formsDe } from "./forms"
+import { imageDe, importDe, unmatchedDe } from "./unmatched"
 import type { Translations } from "./en"
 
 /** German: every key English has (the type makes a missing one a compile error). */
@@ -169,4 +171,8 @@ export const de: Translations = {
   analytics: analyticsDe,
   case: caseDe,
   settings: settingsDe,
+  forms: formsDe,
+  unmatched: unmatchedDe,
+  import: importDe,
+  image: imageDe,
 }

@@ -1,5 +1,7 @@
 import { analyticsEn } from "./analytics"
 import { caseEn, settingsEn } from "./case"
+import { formsEn } from "./forms"
+import { imageEn, importEn, unmatchedEn } from "./unmatched"
 
 /**
  * The admin extension's English words, under the `servicescan` namespace.
@@ -172,6 +174,10 @@ export const en = {
   analytics: analyticsEn,
   case: caseEn,
   settings: settingsEn,
+  forms: formsEn,
+  unmatched: unmatchedEn,
+  import: importEn,
+  image: imageEn,
 }
 
 /** The shape every language must fill: the same keys as English, each a string. */

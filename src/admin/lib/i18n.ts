@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next"
 import { I18N_NAMESPACE } from "../i18n"
+import type { SayCheck } from "./validation"
 
 /**
  * The plugin's translate function: the dashboard's i18next instance (shared,
@@ -8,4 +9,10 @@ import { I18N_NAMESPACE } from "../i18n"
  */
 export function useServiceScanTranslation() {
   return useTranslation(I18N_NAMESPACE)
+}
+
+/** The form checks' messages (lib/validation.ts) in the admin's language. */
+export function useCheckWords(): SayCheck {
+  const { t } = useServiceScanTranslation()
+  return (key, values) => t(`forms.check.${key}`, values ?? {})
 }

@@ -205,6 +205,9 @@ export function caseListParams(query: DisputeCaseListQuery): Record<string, stri
   if (q) {
     params.q = q
   }
+  if (query.order) {
+    params.order = query.order
+  }
   params.offset = query.offset ?? 0
   params.limit = query.limit ?? 20
   return params

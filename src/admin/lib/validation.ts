@@ -1,5 +1,18 @@
 import { isUuidV4 } from "../../lib/uuid"
+import { formsEn } from "../i18n/forms"
 import { currencyDecimals } from "./format"
+
+/** A form check's message key (`forms.check.*` of the admin's translations). */
+export type CheckKey = keyof typeof formsEn.check
+
+/**
+ * Words a check's message in the admin's language (components pass the one
+ * `useCheckWords()` of lib/i18n.ts gives); without one, English from the same table.
+ */
+export type SayCheck = (key: CheckKey, values?: Record<string, string | number>) => string
+
+const english: SayCheck = (key, values = {}) =>
+  formsEn.check[key].replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? ""))
 
 // Checked before a request leaves the browser too: one bad scan id makes the service refuse the
 // whole proof request (the server checks again).
@@ -15,7 +28,7 @@ export type ScanIdParse = {
 }
 
 /** Scan ids typed or pasted by an admin: one per line, or separated by commas, semicolons or spaces. */
-export function parseScanIds(input: string): ScanIdParse {
+export function parseScanIds(input: string, say: SayCheck = english): ScanIdParse {
   const entries = input
     .split(/[\s,;]+/)
     .map((entry) => entry.trim())
@@ -34,13 +47,11 @@ export function parseScanIds(input: string): ScanIdParse {
   }
   let error: string | null = null
   if (invalid.length === 1) {
-    error = `"${invalid[0]}" is not a valid scan id. Scan ids are UUIDv4, like 9b2f6c1e-3d4a-4f8b-a1c2-7e5d9f0b3a61.`
+    error = say("scanIdInvalid", { entry: invalid[0] })
   } else if (invalid.length > 1) {
-    error = `${invalid.length} entries are not valid scan ids: ${invalid
-      .map((entry) => `"${entry}"`)
-      .join(", ")}. Scan ids are UUIDv4, like 9b2f6c1e-3d4a-4f8b-a1c2-7e5d9f0b3a61.`
+    error = say("scanIdsInvalid", { count: invalid.length, entries: invalid.map((entry) => `"${entry}"`).join(", ") })
   } else if (ids.length === 0) {
-    error = "Enter at least one scan id."
+    error = say("scanIdsMissing")
   }
   return { ids, invalid, error }
 }
@@ -66,41 +77,44 @@ export type FormErrors<T> = Partial<Record<keyof T, string>>
  * misread), and have no more decimals than the currency's ISO 4217 minor unit,
  * the exponent the payment provider converts to minor units with.
  */
-export function validateRecordChargeback(form: RecordChargebackForm): FormErrors<RecordChargebackForm> {
+export function validateRecordChargeback(
+  form: RecordChargebackForm,
+  say: SayCheck = english
+): FormErrors<RecordChargebackForm> {
   const errors: FormErrors<RecordChargebackForm> = {}
   if (!form.order_id.trim()) {
-    errors.order_id = "Enter the order's id (order_…)."
+    errors.order_id = say("orderIdMissing")
   }
   if (!form.external_id.trim()) {
-    errors.external_id = "Enter the processor's dispute id; it keeps the chargeback from being recorded twice."
+    errors.external_id = say("externalIdMissing")
   }
   const code = form.currency_code.trim()
   if (!/^[a-z]{3}$/i.test(code)) {
-    errors.currency_code = "Enter a three-letter currency code, like EUR."
+    errors.currency_code = say("currencyInvalid")
   }
   // The example follows the currency when it is known: 1234 for JPY, 1234.500 for KWD.
   const exampleDecimals = errors.currency_code ? 2 : currencyDecimals(code)
   const example = exampleDecimals === 0 ? "1234" : `1234.${"5".padEnd(exampleDecimals, "0")}`
   const amount = parseAmount(form.amount)
-  const separatorsAdvice = `Enter the disputed amount with digits and one decimal point, without thousands separators (like ${example}).`
+  const separatorsAdvice = say("amountSeparators", { example })
   if (amount.problem === "separators") {
     errors.amount = separatorsAdvice
   } else if (amount.problem === "ambiguous") {
-    errors.amount = `The comma in "${amount.text}" could be a thousands separator or a decimal comma. ${separatorsAdvice}`
+    errors.amount = say("amountAmbiguous", { text: amount.text, advice: separatorsAdvice })
   } else if (!/^\d+(\.\d+)?$/.test(amount.text) || Number(amount.text) <= 0) {
-    errors.amount = "Enter the disputed amount, greater than zero."
+    errors.amount = say("amountPositive")
   } else if (!errors.currency_code) {
     const decimals = currencyDecimals(code)
     const fraction = amount.text.split(".")[1] ?? ""
     if (fraction.length > decimals) {
       errors.amount =
         decimals === 0
-          ? `${code.toUpperCase()} amounts have no decimals.`
-          : `${code.toUpperCase()} amounts have at most ${decimals} decimals.`
+          ? say("amountNoDecimals", { code: code.toUpperCase() })
+          : say("amountDecimals", { code: code.toUpperCase(), decimals })
     }
   }
   if (form.due_by && Number.isNaN(new Date(`${form.due_by}T00:00:00`).getTime())) {
-    errors.due_by = "Enter a valid date."
+    errors.due_by = say("dateInvalid")
   }
   return errors
 }
@@ -160,16 +174,16 @@ export function endOfLocalDay(date: string): string {
  * ("#1042"), which is what the order list shows, is the likely mistake, so it
  * gets its own message. The server checks that the order exists.
  */
-export function validateOrderId(value: string): string | null {
+export function validateOrderId(value: string, say: SayCheck = english): string | null {
   const id = value.trim()
   if (!id) {
-    return "Enter the order's id (order_…)."
+    return say("orderIdMissing")
   }
   if (/^#?\d+$/.test(id)) {
-    return `"${id}" looks like the order's display number. Enter its id instead: open the order, and copy the id (order_…) from the address bar.`
+    return say("orderIdDisplayNumber", { id })
   }
   if (!/^order_[0-9A-Za-z]+$/.test(id)) {
-    return `"${id}" is not an order id. Order ids start with order_, like order_01JABCDEFGHJKMNPQRSTVWXYZ0.`
+    return say("orderIdInvalid", { id })
   }
   return null
 }

@@ -399,21 +399,38 @@ appTestRunner({
       expect(await focused()).toBe("Sort")
       await page.keyboard.press("Shift+Tab")
       expect(await focused()).toBe("Add filter")
-      // Enter opens the filter menu; its filters are menu items. Choosing one opens its
-      // options (the DataTable's own popover), where the admin picks Lost.
+      // Enter opens the filter menu; its filters are menu items, the arrows move between
+      // them and Enter picks one. That opens its options (the DataTable's own popover,
+      // its search box focused), where Tab reaches each option and Space ticks Lost.
+      // Keyboard alone: no click from here until the list is filtered.
       await page.keyboard.press("Enter")
       const statusItem = page.getByRole("menuitem", { name: "Status" })
       await statusItem.waitFor()
       expect(await page.getByRole("menuitem").allTextContents()).toEqual(["Status", "Respond by"])
-      await page.keyboard.press("Escape")
-      // Picking the filter itself by mouse, as on Medusa's own lists.
-      await page.getByRole("button", { name: "Add filter" }).click()
-      await statusItem.click()
-      const lost = page.getByRole("button", { name: "Lost", exact: true })
-      await lost.waitFor()
-      await lost.click()
-      await page.keyboard.press("Escape")
+      // Radix focuses the first item once the menu is open; an arrow pressed before moves to it instead.
+      const isFocused = (name: string) =>
+        page.waitForFunction((text) => document.activeElement?.textContent === text, name, { timeout: 5_000 })
+      await isFocused("Status")
+      await page.keyboard.press("ArrowDown")
+      await isFocused("Respond by")
+      await page.keyboard.press("ArrowUp")
+      await isFocused("Status")
+      await page.keyboard.press("Enter")
+      await statusItem.waitFor({ state: "detached" })
+      // The options' search box has the focus (components/filter-focus.ts), not the funnel button.
+      await page.waitForFunction(() => document.activeElement?.getAttribute("placeholder") === "Search...", undefined, {
+        timeout: 5_000,
+      })
+      // Each Tab is one option: the decorative checkbox inside each is no tab stop of its own.
+      const tabbed: string[] = []
+      while (tabbed.length < 15 && tabbed.at(-1) !== "Lost") {
+        await page.keyboard.press("Tab")
+        tabbed.push(await focused())
+      }
+      expect(tabbed).toEqual(["Open", "Evidence pending", "Evidence ready", "No evidence", "Won", "Lost"])
+      await page.keyboard.press("Space")
       await page.waitForURL(/status=lost/)
+      await page.keyboard.press("Escape")
       await page.getByText("No chargebacks match").waitFor()
       const listCalls = apiCalls.filter((url) => url.includes("/admin/servicescan/chargebacks?"))
       // Filtered by the server, through the list route's query parameters.
@@ -531,7 +548,7 @@ appTestRunner({
       await panel.getByText(/^Already answered: the evidence was sent on /).waitFor()
       expect(await panel.getByRole("button", { name: "Send evidence to Worldpay" }).isDisabled()).toBe(true)
       expect(await panel.getByRole("button", { name: "Accept liability" }).isDisabled()).toBe(true)
-      await shot("11-order-case-represented", panel.getByRole("heading", { name: `Worldpay case ${caseId}` }), "admin-order-case.png")
+      await shot("11-order-case-represented", panel.getByRole("heading", { name: `Worldpay case ${caseId}` }))
 
       // At Worldpay: one document on the case and one representment.
       const { body } = await sandboxFetch<SandboxCase>(`/__sandbox/chargebacks/${caseId}`)
@@ -544,6 +561,10 @@ appTestRunner({
       const row = disputeRow(caseId)
       await row.getByText("Represented", { exact: true }).waitFor()
       expect(await row.getByText("Evidence ready").count()).toBe(0)
+      // The README's list: the recorded dispute (won) and the imported case (represented), each with its order.
+      await disputeRow("dp_e2e_1").getByText("Won", { exact: true }).waitFor()
+      expect(await row.getByRole("link", { name: `Order ${orderNumber}` }).count()).toBe(1)
+      await shot("11a-disputes-represented", undefined, "admin-disputes.png")
       await row.getByRole("link", { name: caseId }).click()
       const heading = page.getByRole("heading", { level: 1, name: `Chargeback ${caseId}` })
       await heading.waitFor()
@@ -552,19 +573,28 @@ appTestRunner({
       await top.getByText("The evidence pack is on the case and the chargeback was represented; the card network decides next.").first().waitFor()
       await page.getByTestId("response-status").getByText("Evidence sent").waitFor()
       expect(await page.getByText("Evidence ready", { exact: true }).count()).toBe(0)
-      await shot("11b-dispute-represented")
+      // The case panel and its timeline, as the README shows them.
+      const caseSection = casePanel()
+      await caseSection.getByRole("heading", { name: `Worldpay case ${caseId}` }).waitFor()
+      await caseSection.getByText(`Activity at Worldpay`).waitFor()
+      await caseSection.getByTestId("case-activity").first().getByText("Evidence sent: chargeback represented").waitFor()
+      await shot("11b-dispute-represented", caseSection, "admin-dispute-case.png")
     })
 
     it("lists the unmatched case with the processor's data, and assigns it to the order", async () => {
       await page.getByRole("navigation").getByRole("link", { name: "Disputes", exact: true }).first().click()
       await page.getByRole("tab", { name: /^Unmatched cases/ }).click()
       await page.waitForURL(/view=unmatched/)
-      const row = page.getByTestId("unmatched-case-row").filter({ hasText: unmatchedCaseId })
+      // The DataTable, as the chargeback list: a named table, its search box and sort menu.
+      const table = page.getByRole("table", { name: "Unmatched cases" })
+      const row = table.getByRole("row").filter({ hasText: unmatchedCaseId })
       await row.waitFor()
+      await page.getByRole("searchbox", { name: "Search cases" }).waitFor()
+      await page.getByRole("button", { name: "Sort" }).waitFor()
       await row.getByText("Order ref. phone-order-77").waitFor()
       await row.getByText("$5.00").waitFor()
       await row.getByText("14 days left").waitFor()
-      await shot("12-unmatched-cases", page.getByRole("tab", { name: /^Unmatched cases/ }), "admin-unmatched-cases.png")
+      await shot("12-unmatched-cases", page.getByRole("tab", { name: /^Unmatched cases/ }))
 
       await row.getByRole("button", { name: /^Assign to order/ }).click()
       const drawer = page.getByRole("dialog", { name: "Assign to order" })
@@ -625,6 +655,12 @@ appTestRunner({
       await page.getByRole("searchbox", { name: "Rückbuchungen durchsuchen" }).waitFor()
       expect(await page.getByText("Chargebacks on your orders", { exact: false }).count()).toBe(0)
       await shot("13-disputes-german")
+      // The other tab, its DataTable and Import now speak German too.
+      await page.getByRole("button", { name: "Jetzt importieren" }).waitFor()
+      await page.getByRole("tab", { name: /^Nicht zugeordnete Fälle/ }).click()
+      await page.getByText("Keine nicht zugeordneten Fälle").waitFor()
+      await page.getByRole("searchbox", { name: "Fälle durchsuchen" }).waitFor()
+      await page.getByRole("tab", { name: "Rückbuchungen" }).click()
 
       await table.getByRole("row").filter({ hasText: caseId }).getByRole("link", { name: caseId }).click()
       await page.getByRole("heading", { level: 1, name: `Rückbuchung ${caseId}` }).waitFor()

@@ -5,7 +5,7 @@
 // against the real app and the real sandbox.
 //
 // Usage: node src/admin/__tests__/e2e/run.mjs [--docs-screenshots] [jest args]   (npm test runs it as the admin-e2e suite)
-//   --docs-screenshots    also write the README's screenshots (docs/screenshots/admin-*.png)
+//   --docs-screenshots    also write the README's screenshots (docs/screenshots/admin-*.png); SCREENSHOTS=1 does the same
 //   E2E_ADMIN_DIR=<dir>   reuse an existing dashboard build (skips the ~1 min build)
 //   E2E_SCREENSHOTS=<dir> where screenshots go (default /tmp/servicescan-admin-e2e)
 import { spawn } from "node:child_process"
@@ -19,7 +19,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..
 
 // Off by default: a test run leaves the working tree as it found it.
 const args = process.argv.slice(2)
-const docsScreenshots = args.includes("--docs-screenshots")
+// SCREENSHOTS=1 is the same switch for `npm test -- admin-e2e`, which passes no flags of its own.
+const docsScreenshots = args.includes("--docs-screenshots") || process.env.SCREENSHOTS === "1"
 const jestArgs = args.filter((arg) => arg !== "--docs-screenshots")
 
 function run(command, args, options = {}) {
