@@ -1,8 +1,10 @@
 import { appTestRunner } from "../helpers/app-runner"
-import type { MedusaContainer } from "@medusajs/framework/types"
-import { randomBytes } from "node:crypto"
+import type { ILockingModule, MedusaContainer } from "@medusajs/framework/types"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { randomBytes, randomUUID } from "node:crypto"
 import { SERVICESCAN_MODULE } from "../../src/modules/servicescan"
 import type ServiceScanModuleService from "../../src/modules/servicescan/service"
+import { drainProcessorEvents } from "../../src/jobs/_apply-processor-events"
 import { runAutoResponses } from "../../src/jobs/_run-auto-responses"
 import { importServiceScanDisputeCases } from "../../src/jobs/_run-dispute-case-import"
 import { syncServiceScanProofRequests } from "../../src/jobs/sync-servicescan-proof-requests"
@@ -236,6 +238,144 @@ appTestRunner({
       // The lost answer was asked again once (Adyen: "already defended", counted as done): two requests, one defense.
       expect(stats.requests["adyen.disputes.defendDispute"]).toBe(2)
       expect(stats.requests["adyen.disputes.supplyDefenseDocument"]).toBe(1)
+    })
+
+    /**
+     * `count` placed orders paid at Adyen with their payment references, in bulk SQL (as
+     * bench:adyen-webhooks seeds them): a checkout each would take minutes.
+     */
+    async function seedAdyenPayments(count: number): Promise<{ psp: string; reference: string; scanId: string }[]> {
+      const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+      const run = randomBytes(3).toString("hex")
+      const rows = Array.from({ length: count }, (_, i) => ({
+        id: `${run}_${i}`,
+        psp: `DP${run.toUpperCase()}${String(i).padStart(8, "0")}`,
+        reference: `drain_ref_${run}_${i}`,
+        scanId: randomUUID(),
+      }))
+      const col = (make: (row: (typeof rows)[number]) => string) => rows.map(make)
+      const raw = JSON.stringify({ value: "20", precision: 20 })
+      await knex.raw(`INSERT INTO "order" (id, currency_code, email, status, version) SELECT 'order_drain_' || id, 'usd', 'drain@example.com', 'pending', 1 FROM unnest(?::text[]) AS id`, [col((r) => r.id)])
+      await knex.raw(
+        `INSERT INTO payment_collection (id, currency_code, amount, raw_amount, authorized_amount, raw_authorized_amount, status)
+         SELECT 'paycol_drain_' || id, 'usd', 20, ?::jsonb, 20, ?::jsonb, 'authorized' FROM unnest(?::text[]) AS id`,
+        [raw, raw, col((r) => r.id)]
+      )
+      await knex.raw(
+        `INSERT INTO payment_session (id, currency_code, amount, raw_amount, provider_id, data, payment_collection_id, status, authorized_at)
+         SELECT 'payses_drain_' || id, 'usd', 20, ?::jsonb, ?, '{}'::jsonb, 'paycol_drain_' || id, 'authorized', now() FROM unnest(?::text[]) AS id`,
+        [raw, ADYEN.providerId, col((r) => r.id)]
+      )
+      await knex.raw(
+        `INSERT INTO payment (id, amount, raw_amount, currency_code, provider_id, data, payment_collection_id, payment_session_id)
+         SELECT 'pay_drain_' || p.id, 20, ?::jsonb, 'usd', ?, jsonb_build_object('psp_reference', p.psp, 'reference', p.ref, 'scan_id', p.scan_id, 'status', 'authorized'),
+                'paycol_drain_' || p.id, 'payses_drain_' || p.id
+           FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]) AS p(id, psp, ref, scan_id)`,
+        [raw, ADYEN.providerId, col((r) => r.id), col((r) => r.psp), col((r) => r.reference), col((r) => r.scanId)]
+      )
+      await knex.raw(
+        `INSERT INTO order_payment_collection (id, order_id, payment_collection_id) SELECT 'ordpay_drain_' || id, 'order_drain_' || id, 'paycol_drain_' || id FROM unnest(?::text[]) AS id`,
+        [col((r) => r.id)]
+      )
+      await service().createPaymentRefs(
+        rows.map((r) => ({ payment_id: `pay_drain_${r.id}`, order_id: `order_drain_${r.id}`, processor_transaction_id: r.psp, processor_order_id: r.reference, scan_id: r.scanId }))
+      )
+      return rows.map(({ psp, reference, scanId }) => ({ psp, reference, scanId }))
+    }
+
+    it("60 disputes delivered 4 at a time are each recorded once with their proof request, with no run waiting on the lock", async () => {
+      await settle()
+      const payments = await seedAdyenPayments(60)
+      const disputes = payments.map(() => randomBytes(8).toString("hex").toUpperCase())
+      const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+      const logged: string[] = []
+      const spies = (["error", "warn"] as const).map((level) =>
+        jest.spyOn(logger, level).mockImplementation((...args: unknown[]) => {
+          logged.push(String(args[0]))
+        })
+      )
+      try {
+        let next = 0
+        const answers: [number, unknown][] = []
+        await Promise.all(
+          Array.from({ length: 4 }, async () => {
+            while (next < payments.length) {
+              const i = next++
+              const { psp, reference } = payments[i]
+              const answer = await post(
+                chargeback({ pspReference: disputes[i], originalReference: psp, merchantReference: reference, amount: { currency: "USD", value: 2000 } })
+              )
+              answers.push([answer.status, answer.data])
+            }
+          })
+        )
+        expect(answers).toEqual(payments.map(() => [200, "[accepted]"]))
+
+        const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION)
+        const recorded = async () =>
+          (
+            await knex.raw(
+              `SELECT count(*)::int AS cases, count(DISTINCT c.case_id)::int AS distinct_cases, count(DISTINCT cb.id)::int AS chargebacks,
+                      count(pr.id)::int AS proofs_sent, count(DISTINCT pr.chargeback_id)::int AS distinct_proofs
+                 FROM servicescan_dispute_case c
+                 LEFT JOIN servicescan_chargeback cb ON cb.id = c.chargeback_id AND cb.deleted_at IS NULL
+                 LEFT JOIN servicescan_proof_request pr ON pr.chargeback_id = cb.id AND pr.remote_id IS NOT NULL AND pr.deleted_at IS NULL
+                WHERE c.gateway = 'adyen' AND c.deleted_at IS NULL AND c.case_id = ANY(?::text[])`,
+              [disputes]
+            )
+          ).rows[0] as { cases: number; distinct_cases: number; chargebacks: number; proofs_sent: number; distinct_proofs: number }
+        // Bounded: well under the catch-up's 60 s (which no run here is left for) on a loaded machine.
+        await eventually(async () => (await recorded()).proofs_sent >= payments.length, "every dispute's proof request", 45_000)
+        await settle()
+        expect(await recorded()).toEqual({ cases: 60, distinct_cases: 60, chargebacks: 60, proofs_sent: 60, distinct_proofs: 60 })
+        const { body } = await sandboxFetch<{ items: { scanIds: string[] }[] }>("/__sandbox/proof-requests")
+        const asked = new Map<string, number>()
+        for (const id of body.items.flatMap((item) => item.scanIds)) asked.set(id.toLowerCase(), (asked.get(id.toLowerCase()) ?? 0) + 1)
+        // At the sandbox: one proof request per disputed payment's scan.
+        expect(payments.map(({ scanId }) => asked.get(scanId) ?? 0)).toEqual(payments.map(() => 1))
+        // Every event applied by the subscribers' drains, none left for the catch-up.
+        const pending = await service().listProcessorEvents({ gateway: "adyen", processed_at: null, kind: "case" }, { take: null })
+        expect(pending.filter((row) => disputes.includes(String(row.case_id)))).toEqual([])
+        expect(logged.filter((line) => /Timed-out acquiring lock|webhook events failed/.test(line))).toEqual([])
+      } finally {
+        spies.forEach((spy) => spy.mockRestore())
+      }
+    })
+
+    it("a drain tries each pending event once (an outcome no payment records stays pending, and it ends); a held gateway is not waited for", async () => {
+      await settle()
+      const [payment] = await seedAdyenPayments(1)
+      const dispute = randomBytes(8).toString("hex").toUpperCase()
+      const webhook = service().getDisputeGateway("adyen")?.webhook
+      const receive = (body: string) => webhook?.receive({ body: Buffer.from(body), authorization: BASIC }) ?? []
+      // Stored as the route stores them, without the event that sets a subscriber going.
+      const [refundId, caseEventId] = await service().storeProcessorEvents("adyen", [
+        ...receive(chargeback({ eventCode: "REFUND", originalReference: `NOPAY${randomBytes(6).toString("hex").toUpperCase()}`, additionalData: {} })),
+        ...receive(chargeback({ pspReference: dispute, originalReference: payment.psp, merchantReference: payment.reference, amount: { currency: "USD", value: 2000 } })),
+      ])
+      expect(refundId && caseEventId).toBeTruthy()
+
+      // Another drain holds the gateway: this one answers at once instead of queueing behind it.
+      const locking = container.resolve<ILockingModule>(Modules.LOCKING)
+      await locking.acquire("servicescan:processor-events:adyen", { ownerId: "another-drain", expire: 30 })
+      const started = Date.now()
+      try {
+        expect(await drainProcessorEvents(container, "adyen")).toBeNull()
+        expect(Date.now() - started).toBeLessThan(1000)
+      } finally {
+        await locking.release("servicescan:processor-events:adyen", { ownerId: "another-drain" })
+      }
+
+      const drained = await drainProcessorEvents(container, "adyen")
+      expect(drained).toMatchObject({ cases: 1, chargebacks_recorded: 1, operations: 1 })
+      expect(await storedCase(container, dispute)).toMatchObject({ status: "matched" })
+      const [refund, caseEvent] = await Promise.all(
+        [refundId, caseEventId].map(async (id) => (await service().listProcessorEvents({ id }, { take: 1 }))[0])
+      )
+      // Waits for its payment (a day) for the catch-up; the next drain tries it again, once.
+      expect(refund.processed_at).toBeNull()
+      expect(caseEvent.processed_at).not.toBeNull()
+      expect(await drainProcessorEvents(container, "adyen")).toMatchObject({ cases: 0, operations: 1 })
     })
 
     it("the case import deletes settled events past twice the stale bound, and keeps every case's events", async () => {
