@@ -13,7 +13,7 @@ import type { TFunction } from "i18next"
 import { useEffect, useMemo, useRef, useState, type MouseEvent } from "react"
 import { Link, useNavigate, useSearchParams } from "react-router-dom"
 import { chargebackStatusLabel, formatDateTime, formatMoney, groundTruthLabel } from "../lib/format"
-import { useServiceScanTranslation } from "../lib/i18n"
+import { usePaginationWords, useServiceScanTranslation } from "../lib/i18n"
 import { useChargebacks } from "../lib/queries"
 import { CHARGEBACK_STATUSES, type Chargeback, type ChargebackListQuery, type ChargebackStatus } from "../lib/types"
 import { DueDate } from "./due-date"
@@ -152,6 +152,7 @@ const filterHelper = createDataTableFilterHelper<Chargeback>()
  */
 export const ChargebackList = () => {
   const { t, i18n } = useServiceScanTranslation()
+  const paginationWords = usePaginationWords()
   const locale = i18n.language
   const navigate = useNavigate()
   const [params, setParams] = useSearchParams()
@@ -419,15 +420,7 @@ export const ChargebackList = () => {
             filtered: { heading: t("list.filteredEmpty.heading"), description: t("list.filteredEmpty.description") },
           }}
         />
-        <DataTable.Pagination
-          translations={{
-            of: t("list.pagination.of"),
-            results: t("list.pagination.results"),
-            pages: t("list.pagination.pages"),
-            prev: t("list.pagination.prev"),
-            next: t("list.pagination.next"),
-          }}
-        />
+        <DataTable.Pagination translations={paginationWords} />
       </DataTable>
     </div>
   )

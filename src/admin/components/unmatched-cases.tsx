@@ -11,7 +11,7 @@ import {
 import { useEffect, useMemo, useRef, useState, type MouseEvent } from "react"
 import { useSearchParams } from "react-router-dom"
 import { formatDay, formatMoney, gatewayDisplayName, replyByCountdown, todayUtc } from "../lib/format"
-import { useServiceScanTranslation } from "../lib/i18n"
+import { usePaginationWords, useServiceScanTranslation } from "../lib/i18n"
 import { useDisputeCases, useServiceHealth } from "../lib/queries"
 import type { DisputeCase, DisputeCaseListQuery } from "../lib/types"
 import { AssignCaseDrawer } from "./assign-case-drawer"
@@ -47,6 +47,7 @@ const columnHelper = createDataTableColumnHelper<DisputeCase>()
  */
 export const UnmatchedCases = () => {
   const { t, i18n } = useServiceScanTranslation()
+  const paginationWords = usePaginationWords()
   const locale = i18n.language
   const [params, setParams] = useSearchParams()
   const query = readCaseListQuery(params)
@@ -252,15 +253,7 @@ export const UnmatchedCases = () => {
             filtered: { heading: t("unmatched.filteredEmpty.heading"), description: t("unmatched.filteredEmpty.description") },
           }}
         />
-        <DataTable.Pagination
-          translations={{
-            of: t("list.pagination.of"),
-            results: t("list.pagination.results"),
-            pages: t("list.pagination.pages"),
-            prev: t("list.pagination.prev"),
-            next: t("list.pagination.next"),
-          }}
-        />
+        <DataTable.Pagination translations={paginationWords} />
       </DataTable>
       <AssignCaseDrawer disputeCase={assigning} onOpenChange={(open) => !open && setAssigning(null)} />
     </div>

@@ -16,3 +16,15 @@ export function useCheckWords(): SayCheck {
   const { t } = useServiceScanTranslation()
   return (key, values) => t(`forms.check.${key}`, values ?? {})
 }
+
+/** The words of a `DataTable.Pagination`, shared by the plugin's lists. */
+export function usePaginationWords() {
+  const { t } = useServiceScanTranslation()
+  return {
+    of: t("list.pagination.of"),
+    results: t("list.pagination.results"),
+    pages: t("list.pagination.pages"),
+    prev: t("list.pagination.prev"),
+    next: t("list.pagination.next"),
+  }
+}
