@@ -1,7 +1,8 @@
 import { appTestRunner } from "../helpers/app-runner"
+import { staticEvidenceFiles } from "../helpers/static-files"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { readdir, rm } from "node:fs/promises"
+import { rm } from "node:fs/promises"
 import { join } from "node:path"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, TestSandbox } from "../helpers/sandbox"
 import { SeededStore, seedStore, SYSTEM_PROVIDER_ID } from "../helpers/store"
@@ -71,16 +72,13 @@ appTestRunner({
     let sandbox: TestSandbox
     let store: SeededStore
     let container: MedusaContainer
-    let staticFilesBefore: Set<string>
-
-    const staticDir = join(process.cwd(), "static")
-    const listStatic = async () => new Set(await readdir(staticDir).catch(() => [] as string[]))
+    const evidenceFiles = staticEvidenceFiles()
 
     beforeAll(async () => {
       sandbox = await startTestSandbox()
       container = getContainer()
       store = await seedStore(container)
-      staticFilesBefore = await listStatic()
+      await evidenceFiles.remember()
     })
 
     afterEach(async () => {
@@ -89,12 +87,7 @@ appTestRunner({
 
     afterAll(async () => {
       await sandbox?.close()
-      // The local File Module provider writes archived images into ./static: remove ours.
-      for (const name of await listStatic()) {
-        if (!staticFilesBefore.has(name) && name.includes("servicescan-evidence-")) {
-          await rm(join(staticDir, name), { force: true })
-        }
-      }
+      await evidenceFiles.forget()
     })
 
     // ---- helpers ---------------------------------------------------------

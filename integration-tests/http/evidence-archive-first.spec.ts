@@ -1,8 +1,7 @@
 import { appTestRunner } from "../helpers/app-runner"
+import { staticEvidenceFiles } from "../helpers/static-files"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
-import { readdir, rm } from "node:fs/promises"
-import { join } from "node:path"
 import { syncServiceScanProofRequests } from "../../src/jobs/sync-servicescan-proof-requests"
 import { SERVICESCAN_MODULE } from "../../src/modules/servicescan"
 import type ServiceScanModuleService from "../../src/modules/servicescan/service"
@@ -39,28 +38,20 @@ appTestRunner({
     let sandbox: TestSandbox
     let store: SeededStore
     let container: MedusaContainer
-    let staticFilesBefore: Set<string>
-
-    const staticDir = join(process.cwd(), "static")
-    const listStatic = async () => new Set(await readdir(staticDir).catch(() => [] as string[]))
+    const evidenceFiles = staticEvidenceFiles()
 
     beforeAll(async () => {
       sandbox = await startTestSandbox()
       container = getContainer()
       store = await seedStore(container)
-      staticFilesBefore = await listStatic()
+      await evidenceFiles.remember()
     })
     afterEach(async () => {
       await sandboxFetch("/__sandbox/faults", { method: "DELETE" })
     })
     afterAll(async () => {
       await sandbox?.close()
-      // The local File Module provider writes archived images and packs into ./static: remove ours.
-      for (const name of await listStatic()) {
-        if (!staticFilesBefore.has(name) && name.includes("servicescan-evidence-")) {
-          await rm(join(staticDir, name), { force: true })
-        }
-      }
+      await evidenceFiles.forget()
     })
 
     const service = () => container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE)
