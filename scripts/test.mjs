@@ -8,7 +8,9 @@
 //   suites: sandbox widget unit modules http admin-e2e nextjs topology instances faults typecheck docs
 //   secrets, and the opt-in
 //   packaging packaging-oldest (a store owner's install on the newest / oldest supported Medusa);
-//   `npm test -- all` runs every suite, opt-in ones included (what .ci/run does).
+//   `npm test -- all` runs every suite, opt-in ones included (what .ci/run does), except
+//   dtc-starter, run only when named (Medusa's DTC starter with docs/storefront-dtc-starter.md's
+//   patch; needs DTC_STARTER_DIR, a checkout of the starter, and the npm registry).
 //   e.g. npm test -- http -- checkout   (only the checkout spec of the http suite)
 //
 // A suite that needs a program the machine may lack (a service such as redis-server)
@@ -16,7 +18,8 @@
 // suite is not run and the runner prints one line naming what to install:
 //   SKIPPED <suite>: needs redis-server, which is not installed (apt-get install -y redis-server)
 // and counts it as skipped. Nothing else is ever skipped. Under CI (CI=true), where
-// .ci/run installs every such program first, a missing one fails the run instead.
+// .ci/run installs every such program first, a missing one fails the run instead. A suite may also
+// need an environment variable ({ env, hint }): unset, the suite is skipped, under CI too.
 //
 // The system suites (topology, instances, faults; integration-tests/system) run the app as real
 // processes; SERVICESCAN_SCALE=large runs them at the larger scale of docs/reliability.md. Every
@@ -43,6 +46,10 @@ const SYSTEM_JEST = ["-c", join(root, "integration-tests/system/jest.config.js")
 // The system suites pay through the published widget's build, as a storefront does.
 const BUILD_WIDGET = [process.execPath, [join(root, "storefront-widget/build.mjs")]]
 const REDIS = { command: "redis-server", install: "apt-get install -y redis-server" }
+const DTC_STARTER = {
+  env: "DTC_STARTER_DIR",
+  hint: "a checkout of github.com/medusajs/dtc-starter at the commit docs/storefront-dtc-starter.md names",
+}
 
 const SUITES = {
   sandbox: { cwd: "sandbox", jest: [] },
@@ -82,6 +89,16 @@ const SUITES = {
     env: { MEDUSA_VERSION: "oldest" },
     optIn: true,
   },
+  // Medusa's DTC starter (DTC_STARTER_DIR) with the guide's patch, the packed widget installed, built,
+  // served and paid through in Chromium against the test app with the demo's seed. Run only when
+  // named: CI has no checkout of the starter.
+  "dtc-starter": {
+    runner: [process.execPath, join(root, "integration-tests/dtc-starter/run.mjs")],
+    jest: [],
+    optIn: true,
+    onlyNamed: true,
+    needs: [DTC_STARTER],
+  },
 }
 
 /** Whether `command` is an executable on PATH. */
@@ -98,7 +115,14 @@ function onPath(command) {
 
 /** The first declared need the machine lacks, if any. */
 function missingNeed(suite) {
-  return (suite.needs ?? []).find((need) => !onPath(need.command))
+  return (suite.needs ?? []).find((need) => (need.env ? !process.env[need.env] : !onPath(need.command)))
+}
+
+/** The SKIPPED line for a suite whose need is missing. */
+function skippedLine(name, need) {
+  return need.env
+    ? `SKIPPED ${name}: needs ${need.env}, ${need.hint}`
+    : `SKIPPED ${name}: needs ${need.command}, which is not installed (${need.install})`
 }
 
 const argv = process.argv.slice(2)
@@ -112,7 +136,7 @@ for (const name of requested) {
   }
 }
 const selected = requested.includes("all")
-  ? Object.keys(SUITES)
+  ? Object.keys(SUITES).filter((name) => !SUITES[name].onlyNamed || requested.includes(name))
   : requested.length
     ? requested
     : Object.keys(SUITES).filter((name) => !SUITES[name].optIn)
@@ -136,11 +160,11 @@ for (const name of selected) {
   const need = missingNeed(SUITES[name])
   if (!need) {
     runnable.push(name)
-  } else if (process.env.CI === "true") {
+  } else if (process.env.CI === "true" && !need.env) {
     console.error(`${name}: needs ${need.command}, which is not installed; .ci/run must install it (${need.install})`)
     process.exit(1)
   } else {
-    console.log(`SKIPPED ${name}: needs ${need.command}, which is not installed (${need.install})`)
+    console.log(skippedLine(name, need))
     skippedSuites.push(name)
   }
 }
@@ -262,7 +286,7 @@ async function runSuites(names, lanes) {
 // packaging tests build the plugin into .medusa/server and the widget into its dist/ (npm pack).
 // Steps several suites share (the widget's build) run once, first.
 const lanes = Math.max(1, Number(process.env.SERVICESCAN_TEST_LANES ?? 1) || 1)
-const ALONE = new Set(["secrets", "packaging", "packaging-oldest"])
+const ALONE = new Set(["secrets", "packaging", "packaging-oldest", "dtc-starter"])
 
 // Side by side, the run lasts as long as its busiest lane. The http suite alone took 1,219 s of a
 // 2,177 s one-lane run (fresh clone of f9c26de), so with two lanes it was the whole critical path:
@@ -276,7 +300,8 @@ function shardHttp(names) {
   if (jestArgs.length || !names.includes("http")) return names
   const shards = Array.from({ length: HTTP_SHARDS }, (_, i) => {
     const name = `http ${i + 1}/${HTTP_SHARDS}`
-    SUITES[name] = { ...SUITES.http, jest: [...SUITES.http.jest, `--shard=${i + 1}/${HTTP_SHARDS}`], shardOf: "http" }
+    const env = { ...SUITES.http.env, SERVICESCAN_HTTP_SHARD: `${i + 1}/${HTTP_SHARDS}` }
+    SUITES[name] = { ...SUITES.http, env, jest: [...SUITES.http.jest, `--shard=${i + 1}/${HTTP_SHARDS}`], shardOf: "http" }
     return name
   })
   return names.flatMap((name) => (name === "http" ? shards : [name]))
@@ -354,8 +379,7 @@ if (failedTests.length || failedElsewhere.length) {
 }
 
 for (const name of skippedSuites) {
-  const need = missingNeed(SUITES[name])
-  console.log(`SKIPPED ${name}: needs ${need.command}, which is not installed (${need.install})`)
+  console.log(skippedLine(name, missingNeed(SUITES[name])))
 }
 console.log(
   `\nsuites: ${runnable.length - failedSuites.length} ok, ${failedSuites.length} failed${failedSuites.length ? ` (${failedSuites.join(", ")})` : ""}` +
