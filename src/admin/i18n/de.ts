@@ -1,5 +1,6 @@
 import { analyticsDe } from "./analytics"
-import { caseDe, settingsDe } from "./case"
+import { caseDe } from "./case"
+import { settingsDe } from "./settings"
 import { formsDe } from "./forms"
 import { imageDe, importDe, unmatchedDe } from "./unmatched"
 import type { Translations } from "./en"

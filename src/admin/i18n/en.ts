@@ -1,5 +1,6 @@
 import { analyticsEn } from "./analytics"
-import { caseEn, settingsEn } from "./case"
+import { caseEn } from "./case"
+import { settingsEn } from "./settings"
 import { formsEn } from "./forms"
 import { imageEn, importEn, unmatchedEn } from "./unmatched"
 

@@ -1,3 +1,4 @@
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { SERVICESCAN_MODULE } from "../../modules/servicescan"
 import type ServiceScanModuleService from "../../modules/servicescan/service"
@@ -9,7 +10,8 @@ import type { CheckoutSignalInput } from "../../modules/servicescan/types"
  * session, a retried completion updating it (docs/privacy.md). Nothing when
  * the module's `checkoutSignals.enabled` is false. The compensation removes a
  * row this run created; a row it only refreshed stays (it holds the same
- * session's earlier completion, still true evidence). Null input: nothing to record.
+ * session's earlier completion, still true evidence). Null input: nothing to
+ * record. A write that fails never stops the checkout.
  */
 export const recordCheckoutSignalStep = createStep(
   "servicescan-record-checkout-signal",
@@ -17,7 +19,17 @@ export const recordCheckoutSignalStep = createStep(
     if (!input) {
       return new StepResponse(false, null)
     }
-    const recorded = await container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE).recordCheckoutSignal(input)
+    let recorded: Awaited<ReturnType<ServiceScanModuleService["recordCheckoutSignal"]>>
+    try {
+      recorded = await container.resolve<ServiceScanModuleService>(SERVICESCAN_MODULE).recordCheckoutSignal(input)
+    } catch (error) {
+      // Evidence is optional, the shopper's checkout is not: a failed write is logged (its kind only,
+      // never the values) and the completion goes on.
+      container
+        .resolve(ContainerRegistrationKeys.LOGGER)
+        .warn(`servicescan: checkout signal not recorded (${error instanceof Error ? error.name : "error"}); the checkout goes on`)
+      return new StepResponse(false, null)
+    }
     return new StepResponse(recorded !== null, recorded?.inserted ? recorded.id : null)
   },
   async (createdId, { container }) => {

@@ -51,7 +51,8 @@ export async function guardCartCompletion(req: MedusaRequest, res: MedusaRespons
               session,
               customer_id: storeCustomerId(req),
               // `req.ip` honours Medusa's `trust proxy` (one hop, set by its express loader); the
-              // X-Forwarded-For header itself is never read here: anyone can write it.
+              // X-Forwarded-For header itself is never read here: anyone can write it. Exactly one proxy is
+              // assumed in front (docs/privacy.md says what the IP is worth otherwise).
               request: { ip: req.ip ?? null, user_agent: req.get("user-agent") ?? null },
             },
           })

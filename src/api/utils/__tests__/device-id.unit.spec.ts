@@ -12,8 +12,8 @@ import { boundServiceScanSessionData } from "../bound-session-data"
  */
 const FORM = { form_id: "6f1c1a52-8a4c-4d0e-9f0a-3b2b7b1e9c11", response_code: "870" }
 
-/** The middleware's answer for data it refuses without a look at the database (its first check). */
-function refusal(data: unknown): MedusaError | undefined {
+/** What the middleware hands to `next` for `data`, once it has finished (awaited, so a late refusal counts too). */
+async function refusal(data: unknown): Promise<MedusaError | undefined> {
   let out: unknown = "not called"
   const req = {
     body: { provider_id: "pp_servicescan_servicescan", data },
@@ -24,26 +24,29 @@ function refusal(data: unknown): MedusaError | undefined {
   const next: MedusaNextFunction = (error?: unknown) => {
     out = error
   }
-  void boundServiceScanSessionData(req as MedusaRequest, {} as MedusaResponse, next)
+  await boundServiceScanSessionData(req as MedusaRequest, {} as MedusaResponse, next)
+  if (out === "not called") {
+    throw new Error("the middleware neither called next nor refused")
+  }
   return out instanceof MedusaError ? out : undefined
 }
 
-const refusedNow = (data: unknown) => {
-  const error = refusal(data)
+const refusedNow = async (data: unknown) => {
+  const error = await refusal(data)
   return error?.type === MedusaError.Types.INVALID_DATA && /device_id/.test(error.message) ? error : undefined
 }
 
 describe("device_id in payment session data", () => {
-  it("lets the widget's UUID and other plain ids of 16 to 64 characters through", () => {
+  it("lets the widget's UUID and other plain ids of 16 to 64 characters through", async () => {
     for (const id of ["0b5e2f4c-9d1a-4c3e-8f7a-1e2d3c4b5a69", "a".repeat(16), "A-_".repeat(21) + "z", "0123456789abcdef0123456789abcdef"]) {
-      expect(refusedNow({ ...FORM, device_id: id })).toBeUndefined()
+      expect(await refusedNow({ ...FORM, device_id: id })).toBeUndefined()
     }
     // Empty or absent is none (outside a secure context the widget has no id).
-    expect(refusedNow({ ...FORM, device_id: "" })).toBeUndefined()
-    expect(refusedNow(FORM)).toBeUndefined()
+    expect(await refusedNow({ ...FORM, device_id: "" })).toBeUndefined()
+    expect(await refusedNow(FORM)).toBeUndefined()
   })
 
-  it("refuses anything else with a 400 that names data.device_id (property)", () => {
+  it("refuses anything else with a 400 that names data.device_id (property)", async () => {
     const bad = fc.oneof(
       fc.string({ maxLength: 200 }).filter((s) => s !== "" && !DEVICE_ID.test(s)),
       fc.string({ minLength: 65, maxLength: 300, unit: fc.constantFrom("a", "B", "7", "-", "_") }),
@@ -51,9 +54,9 @@ describe("device_id in payment session data", () => {
       fc.constantFrom<unknown>(42, true, {}, [], ["0b5e2f4c-9d1a-4c3e-8f7a-1e2d3c4b5a69"], { $ne: null }),
       fc.constantFrom("0b5e2f4c-9d1a-4c3e-8f7a-1e2d3c4b5a69\u0000", "<img src=x onerror=alert(1)>abcdef", "a".repeat(30) + " ", "é".repeat(20))
     )
-    fc.assert(
-      fc.property(bad, (deviceId) => {
-        const error = refusedNow({ ...FORM, device_id: deviceId })
+    await fc.assert(
+      fc.asyncProperty(bad, async (deviceId) => {
+        const error = await refusedNow({ ...FORM, device_id: deviceId })
         expect(error?.message).toMatch(/^data\.device_id must/)
         // The refused value is never echoed back.
         if (typeof deviceId === "string" && deviceId.length > 3) {
