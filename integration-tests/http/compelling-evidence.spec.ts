@@ -1,4 +1,5 @@
 import { appTestRunner } from "../helpers/app-runner"
+import { moneyAt, WORLDPAY } from "../helpers/processors"
 import type { IFileModuleService, MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { AxiosResponse } from "axios"
@@ -201,6 +202,14 @@ appTestRunner({
       expect(row).toMatchObject({ status: "matched", match_note: null, processor_transaction_id: disputed.txnId, order_id: disputed.orderId, reason_code: "10.4" })
       chargebackId = row.chargeback_id as string
 
+      // Authorized only, the priors are not transactions Visa counts: no money moved.
+      expect(await summary(chargebackId)).toMatchObject({ applicable: true, qualifies: false, prior_count: 0, reason: "too_few_priors" })
+      // Captured, as a store does when it ships: each capture reaches the processor.
+      for (const prior of [first, second]) {
+        ok(await api.post(`/admin/payments/${prior.paymentId}/capture`, {}, admin()))
+      }
+      const moves = await WORLDPAY.moves()
+      expect([first, second].map((prior) => moneyAt(moves, prior.txnId).captures.length)).toEqual([1, 1])
       expect(await summary(chargebackId)).toEqual({ applicable: true, qualifies: true, prior_count: 2, reason: null })
 
       // The saved card's scan is the evidence; once judged valid the policy represents with the pack.

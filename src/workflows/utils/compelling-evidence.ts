@@ -22,7 +22,7 @@ type OrderForCe3 = {
   customer_id: string | null
   customer?: { has_account: boolean | null } | null
   shipping_address?: Address | null
-  payment_collections?: ({ payments?: ({ id: string; amount: number } | null)[] } | null)[]
+  payment_collections?: ({ payments?: ({ id: string; amount: number; captured_at?: string | Date | null; canceled_at?: string | Date | null } | null)[] } | null)[]
 }
 
 /** What CE 3.0 is decided for: a case's (or a chargeback's) order, disputed transaction and reason. */
@@ -65,6 +65,8 @@ export async function evaluateCompellingEvidenceFor(container: MedusaContainer, 
       "shipping_address.country_code",
       "payment_collections.payments.id",
       "payment_collections.payments.amount",
+      "payment_collections.payments.captured_at",
+      "payment_collections.payments.canceled_at",
     ],
     filters: { id: orderIds },
   })
@@ -91,8 +93,16 @@ export async function evaluateCompellingEvidenceFor(container: MedusaContainer, 
     ...base,
     disputed: history.disputed ? transaction(history.disputed) : null,
     savedCard: history.saved_card,
-    candidates: history.priors.map((prior) => transaction(prior, prior.disputed)),
+    // Only money that moved is an earlier transaction to Visa: an authorization that was voided or
+    // never captured is not one, and a pack that listed it would claim what did not happen.
+    candidates: history.priors.filter((prior) => settled(orders.get(prior.order_id), prior.payment_id)).map((prior) => transaction(prior, prior.disputed)),
   })
+}
+
+/** Whether the order's payment was captured and not canceled. */
+function settled(order: OrderForCe3 | undefined, paymentId: string): boolean {
+  const paid = (order?.payment_collections ?? []).flatMap((c) => c?.payments ?? []).find((p) => p?.id === paymentId)
+  return Boolean(paid?.captured_at) && !paid?.canceled_at
 }
 
 function addressText(address: Address | null | undefined): string | null {
