@@ -12,7 +12,7 @@ import {
   refusalName,
 } from "../../../workflows/utils/checkout-session"
 import { storeCustomerId } from "../../utils/store-customer"
-import { loadCartSessions } from "./cart-sessions"
+import { completionCartSessions } from "./cart-sessions"
 
 /** How long a completion waits for another completion with the same form id. */
 const FORM_LOCK_TIMEOUT_SECONDS = 30
@@ -32,7 +32,7 @@ export async function guardCartCompletion(req: MedusaRequest, res: MedusaRespons
   let refusal: CheckoutRefusal | null = null
   try {
     const cartId = req.params.id
-    const { session, rival } = await loadCheckoutSession(req, cartId)
+    const { session, rival } = await loadCheckoutSession(req)
     // A cart that already became an order gets it back from Medusa, however many sessions it holds.
     if (rival && !(await isCompleted(req, cartId))) {
       // Before any lock or record: nothing was charged, and a new session is all the cart needs.
@@ -95,10 +95,9 @@ export async function guardCartCompletion(req: MedusaRequest, res: MedusaRespons
 
 /** The session the completion will authorize, read on every checkout, and whether another could be charged instead. */
 async function loadCheckoutSession(
-  req: MedusaRequest,
-  cartId: string
+  req: MedusaRequest
 ): Promise<{ session: CheckoutSession | null; rival: boolean }> {
-  const sessions = await loadCartSessions(req.scope, cartId)
+  const sessions = await completionCartSessions(req)
   // With two sessions Medusa could charge, the cart is refused (hasRivalSessions).
   return { session: pickServiceScanSession(sessions), rival: hasRivalSessions(sessions) }
 }

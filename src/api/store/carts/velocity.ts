@@ -1,4 +1,4 @@
-import type { ILockingModule, IPaymentModuleService } from "@medusajs/framework/types"
+import type { ILockingModule } from "@medusajs/framework/types"
 import type { AuthContext, MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { VelocityCheck, VelocityLimiter, VelocityReservation } from "../../../lib/velocity/limiter"
@@ -8,6 +8,7 @@ import { TOO_MANY_ATTEMPTS } from "../../../providers/servicescan/errors"
 import { isOutageMessage } from "../../../providers/servicescan/messages"
 import { readVelocityOptions, ResolvedVelocityOptions } from "../../../providers/servicescan/velocity-options"
 import { pickServiceScanSession, SERVICESCAN_PROVIDER_PREFIX } from "../../../workflows/utils/checkout-session"
+import { completionCartSessions } from "./cart-sessions"
 
 /** How long a completion waits to check its limits while another completion of the same client, cart or customer checks theirs. */
 const LOCK_TIMEOUT_SECONDS = 5
@@ -55,7 +56,7 @@ export async function limitCompletionVelocity(req: MedusaRequest, res: MedusaRes
 
 /** Answers the completion's refusal and says so (true), or gets it counted and lets it go ahead (false). */
 async function applyLimits(req: MedusaRequest, res: MedusaResponse): Promise<boolean> {
-  const providerId = await sessionProviderOf(req, req.params.id)
+  const providerId = await sessionProviderOf(req)
   if (!providerId) {
     return false
   }
@@ -173,37 +174,11 @@ function cartError(body: unknown): Record<string, unknown> | undefined {
 
 /**
  * The provider of the session Medusa's completion will authorize, when it is
- * a ServiceScan one; null otherwise (the cart is paid some other way). Read as
- * the guard reads it: the cart's payment collection from the link's table,
- * then its sessions from the Payment Module.
+ * a ServiceScan one; null otherwise (the cart is paid some other way). The
+ * same read the completion guard makes next (completionCartSessions).
  */
-async function sessionProviderOf(req: MedusaRequest, cartId: string): Promise<string | null> {
-  const query = req.scope.resolve(ContainerRegistrationKeys.QUERY)
-  const { data: links } = await query.graph({
-    entity: "cart_payment_collection",
-    fields: ["payment_collection_id"],
-    filters: { cart_id: cartId },
-  })
-  const collectionId = (links[0] as { payment_collection_id?: string } | undefined)?.payment_collection_id
-  if (!collectionId) {
-    return null
-  }
-  const payment = req.scope.resolve<IPaymentModuleService>(Modules.PAYMENT)
-  const sessions = await payment.listPaymentSessions(
-    { payment_collection_id: collectionId },
-    { select: ["id", "provider_id", "status"] }
-  )
-  const session = pickServiceScanSession(
-    sessions.map(({ id, provider_id, status }) => ({
-      id,
-      provider_id,
-      status,
-      payment_collection_id: collectionId,
-      data: null,
-      payment: null,
-    }))
-  )
-  return session?.provider_id ?? null
+async function sessionProviderOf(req: MedusaRequest): Promise<string | null> {
+  return pickServiceScanSession(await completionCartSessions(req))?.provider_id ?? null
 }
 
 /** Parsed `velocity` options per configuration and provider id: the configuration does not change while the app runs. */
