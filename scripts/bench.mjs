@@ -6,8 +6,10 @@
 // through (integration-tests/helpers/processors.ts), e.g.
 // `BENCH_PROCESSOR=adyen npm run bench:checkout`: requests per authorization
 // are then counted at Adyen's API (one exchange + one /payments = 2.00).
-// A bench named in WORKER_BENCHES measures a worker's work: its process gets the heap Node gives a
-// worker with BENCH_WORKER_MEMORY_MB of memory (scripts/bench-worker.mjs), as the job benches do.
+// A bench named in TOPOLOGY_BENCHES runs the app on Medusa's production topology, as `medusa start`
+// processes of its own (integration-tests/system/lib): jest only drives them, and the worker process
+// gets the heap Node gives a worker with BENCH_WORKER_MEMORY_MB of memory (scripts/bench-worker.mjs),
+// as the job benches do, through BENCH_WORKER_NODE_FLAGS.
 import { spawn } from "node:child_process"
 import { mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -29,8 +31,9 @@ if (process.env.BENCH_PROCESSOR && !PROCESSOR_NAMES.includes(process.env.BENCH_P
   process.exit(2)
 }
 
-const WORKER_BENCHES = ["adyen-webhooks"]
-const heap = WORKER_BENCHES.includes(name) ? workerHeapOrExit(`bench:${name}`) : { flags: [] }
+const TOPOLOGY_BENCHES = ["adyen-webhooks"]
+const heap = TOPOLOGY_BENCHES.includes(name) ? workerHeapOrExit(`bench:${name}`) : { flags: [] }
+// The worker is the measured process (its peak RSS is the figure); scripts/bench-all.mjs reads this line.
 if (heap.description) console.log(`measured process: ${heap.description}`)
 
 const pg = await ensureDatabaseEnv()
@@ -47,7 +50,8 @@ try {
         TEST_TYPE: "bench",
         BENCH: name,
         BENCH_RESULT_FILE: resultFile,
-        NODE_OPTIONS: ["--experimental-vm-modules", ...heap.flags].join(" "),
+        NODE_OPTIONS: "--experimental-vm-modules",
+        BENCH_WORKER_NODE_FLAGS: heap.flags.join(" "),
         MEDUSA_DISABLE_TELEMETRY: "true",
         LOG_LEVEL: "error",
       },

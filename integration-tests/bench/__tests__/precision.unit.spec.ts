@@ -67,22 +67,33 @@ describe("medianRatioInterval", () => {
 })
 
 describe("meanDifference", () => {
-  it("is the difference of means with 1.96 standard errors of it", () => {
-    // a: mean 2, variance 2 over 2 values; b: mean 1, variance 0.5 over 2 values.
+  it("is the mean of the pairs' differences with 1.96 standard errors of it", () => {
+    // Differences 0.5 and 1.5: mean 1, sample variance 0.5 over 2 pairs.
     const { difference, halfWidth } = meanDifference([1, 3], [0.5, 1.5])
     expect(difference).toBeCloseTo(1, 12)
-    expect(halfWidth).toBeCloseTo(1.96 * Math.sqrt(2 / 2 + 0.5 / 2), 12)
+    expect(halfWidth).toBeCloseTo(1.96 * Math.sqrt(0.5 / 2), 12)
   })
 
-  it("narrows as one over the square root of the samples", () => {
-    const few = meanDifference([9, 11], [4, 6]).halfWidth
+  it("cancels a drift that both kinds of a pair share", () => {
+    // The load climbs by 100 a pair; ServiceScan is always 5 more than the system provider beside it.
+    const system = Array.from({ length: 10 }, (_, i) => 300 + 100 * i)
+    const { difference, halfWidth } = meanDifference(system.map((value) => value + 5), system)
+    expect(difference).toBeCloseTo(5, 12)
+    expect(halfWidth).toBe(0)
+  })
+
+  it("narrows as one over the square root of the pairs, and says how many pairs a width needs", () => {
+    const few = meanDifference([9, 11], [4, 4])
     const repeat = (values: number[]) => Array.from({ length: 50 }, () => values).flat()
-    const many = meanDifference(repeat([9, 11]), repeat([4, 6])).halfWidth
-    expect(many).toBeLessThan(few / 5)
+    const many = meanDifference(repeat([9, 11]), repeat([4, 4]))
+    expect(many.halfWidth).toBeLessThan(few.halfWidth / 5)
+    // Differences 5 and 7 (sd √2): ±1 needs (1.96 √2)² = 7.68, so 8 pairs.
+    expect(few.pairsFor(1)).toBe(8)
   })
 
-  it("refuses fewer than two samples of a kind", () => {
-    expect(() => meanDifference([1], [1, 2])).toThrow(RangeError)
+  it("refuses unpaired samples and fewer than two pairs", () => {
+    expect(() => meanDifference([1], [1])).toThrow(RangeError)
+    expect(() => meanDifference([1, 2, 3], [1, 2])).toThrow(RangeError)
   })
 })
 

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs"
-import { mkdtemp, rm } from "node:fs/promises"
+import { mkdir, mkdtemp, rm, unlink, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import jwt from "jsonwebtoken"
@@ -29,6 +29,52 @@ export async function createAppDir(): Promise<{ dir: string; remove: () => Promi
   symlinkSync(join(ROOT, "tsconfig.json"), join(dir, "tsconfig.json"))
   symlinkSync(join(ROOT, "package.json"), join(dir, "package.json"))
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
+}
+
+/**
+ * `medusa build` of an app folder from createAppDir, as a store builds for production: the
+ * plugin's `src` compiled to JavaScript in `<appDir>/.medusa/server`, which gets a link to
+ * `node_modules` (a store runs `npm install` there). Answers that folder: startMedusa from it
+ * runs `medusa start` as a deployed store does, with nothing left for ts-node to compile.
+ * - The folder's tsconfig.json extends the plugin's but compiles `src` only: the types `medusa
+ *   build` generates for an app (`.medusa/types`) type `query.graph` filters as the plugin's own
+ *   build does not (two errors in code that compiles there; the emitted JavaScript is the same),
+ *   and tsc would resolve the linked config's `../lib` import from the scratch folder.
+ * - The config (app/medusa-config.ts) and the one file it imports (lib/canaries.ts) are then
+ *   transpiled to JavaScript beside the build, in the same relative places, as `medusa build`
+ *   compiles a store's config.
+ */
+export async function buildApp(appDir: string): Promise<string> {
+  // A link to the plugin's own tsconfig.json: removed first, so the write below cannot reach that file.
+  await unlink(join(appDir, "tsconfig.json"))
+  await writeFile(
+    join(appDir, "tsconfig.json"),
+    JSON.stringify(
+      {
+        extends: join(ROOT, "tsconfig.json"),
+        compilerOptions: { outDir: "./.medusa/server", rootDir: "./" },
+        include: ["src/**/*"],
+        exclude: ["node_modules", ".medusa/server", ".medusa/admin", "src/admin", ".cache", "**/__tests__/**"],
+      },
+      null,
+      2
+    )
+  )
+  await medusaCommand(appDir, "build", ["build"], { ...OFFLINE_ENV, DATABASE_URL: "postgres://offline@127.0.0.1:9/offline" })
+  const serverDir = join(appDir, ".medusa", "server")
+  const ts = await import("typescript")
+  const transpile = (from: string, to: string) =>
+    writeFile(
+      to,
+      ts.transpileModule(readFileSync(from, "utf8"), {
+        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+      }).outputText
+    )
+  await mkdir(join(appDir, ".medusa", "lib"), { recursive: true })
+  await transpile(join(APP_SOURCES, "medusa-config.ts"), join(serverDir, "medusa-config.js"))
+  await transpile(join(APP_SOURCES, "..", "lib", "canaries.ts"), join(appDir, ".medusa", "lib", "canaries.js"))
+  symlinkSync(join(ROOT, "node_modules"), join(serverDir, "node_modules"), "dir")
+  return serverDir
 }
 
 /** Environment of every Medusa process: the caller's, minus jest's, plus the app's. */
@@ -206,14 +252,15 @@ export type MedusaProcess = ManagedProcess & { url: string; port: number }
 
 /**
  * `medusa start` as a real process (one PID), ready once /health answers.
- * `env` carries what differs per process (worker mode, sandbox URL, keys).
+ * `env` carries what differs per process (worker mode, sandbox URL, keys); `nodeArgs` are
+ * Node's own flags for it (a heap size, a CPU profile).
  */
 export async function startMedusa(
   appDir: string,
-  { suite, name, env }: { suite: string; name: string; env: Record<string, string | undefined> }
+  { suite, name, env, nodeArgs = [] }: { suite: string; name: string; env: Record<string, string | undefined>; nodeArgs?: string[] }
 ): Promise<MedusaProcess> {
   const port = await freePort()
-  const child = spawn(process.execPath, [MEDUSA_CLI, "start", "--port", String(port), "--host", "127.0.0.1"], {
+  const child = spawn(process.execPath, [...nodeArgs, MEDUSA_CLI, "start", "--port", String(port), "--host", "127.0.0.1"], {
     cwd: appDir,
     env: medusaEnv(env),
     stdio: ["ignore", "pipe", "pipe"],
