@@ -5,8 +5,9 @@
 //      to a temporary folder, without its node_modules, .next or .git;
 //   2. applies the patch taken from the guide itself (`git apply`, as the guide says);
 //   3. packs the widget (`npm pack`: what `npm publish` would upload) and installs it in
-//      apps/storefront with `npm install <tarball>`, the guide's step 1 with the tarball in place of
-//      the registry's name: a real copy in node_modules, resolving React and the rest from the starter's
+//      apps/storefront with `npm install <tarball>`: the guide's step 1 (`pnpm add`, the starter's
+//      package manager) done with npm, which needs no global tool, and with the tarball in place of the
+//      registry's name: a real copy in node_modules, resolving React and the rest from the starter's
 //      own dependencies, as a store owner's install does (a link would resolve them from this repo);
 //   4. runs the spec, which boots the test app with the demo's seed and the sandbox, builds the
 //      storefront (`next build`, after the seed: the starter inlines the backend URL and publishable
@@ -80,7 +81,7 @@ try {
   }
   console.log(`dtc-starter: the guide's ${sections.length} file-by-file sections match its patch`)
 
-  // 3. The widget as npm would serve it, installed by the guide's command.
+  // 3. The widget as npm would serve it, installed in apps/storefront (the guide's step 1, with npm).
   const packs = join(work, ".packs")
   mkdirSync(packs) // npm pack does not make its --pack-destination
   let t0 = Date.now()
