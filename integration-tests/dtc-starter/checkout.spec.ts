@@ -7,6 +7,7 @@ import { join } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import seedDemoStore from "../../demo/src/scripts/seed"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, type TestSandbox } from "../helpers/sandbox"
+import { waitFor } from "../helpers/wait"
 
 /**
  * The guide stays true (docs/storefront-dtc-starter.md): Medusa's DTC starter with the guide's patch
@@ -57,17 +58,6 @@ function runStep(command: string, args: string[], env: Record<string, string>): 
   })
 }
 
-/** Polls until `read` gives a value `done` accepts, or fails after `timeoutMs` with the last value. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`gave up waiting after ${timeoutMs} ms; last value: ${JSON.stringify(value)}`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-}
-
 medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
     let sandbox: TestSandbox
@@ -113,7 +103,7 @@ medusaIntegrationTestRunner({
       })
       next.stdout!.on("data", (chunk) => (nextOutput += chunk))
       next.stderr!.on("data", (chunk) => (nextOutput += chunk))
-      await until(
+      const ready = await waitFor(
         async () => {
           if (next!.exitCode !== null) throw new Error(`next start exited (${next!.exitCode}):\n${nextOutput}`)
           return fetch(`http://127.0.0.1:${nextPort}/us`, { redirect: "manual" }).then((r) => r.status, () => 0)
@@ -121,6 +111,7 @@ medusaIntegrationTestRunner({
         (status) => status > 0 && status < 500,
         60_000
       )
+      if (!(ready > 0 && ready < 500)) throw new Error(`next start did not answer within 60 s (last status ${ready}):\n${nextOutput}`)
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const finder: { launchChromium: () => Promise<Browser> } = require("../../scripts/chromium.cjs")
       browser = await finder.launchChromium()
@@ -214,10 +205,11 @@ medusaIntegrationTestRunner({
       // From the keyboard, as examples/nextjs does (a click right after the form's frame resized can miss).
       await placeOrder().focus()
       await page.keyboard.press("Enter")
-      const states = await until(
+      const states = await waitFor(
         () => page.evaluate(() => (window as { __placeOrderStates?: { text: string; disabled: boolean }[] }).__placeOrderStates ?? []),
-        (seen) => seen.some((s) => s.text === "Loading..." && s.disabled)
-      ).catch(() => [])
+        (seen) => seen.some((s) => s.text === "Loading..." && s.disabled),
+        30_000
+      )
       await page.waitForURL(CONFIRMED, { timeout: 120_000 })
       await page.locator('[data-testid="order-complete-container"]').waitFor()
       // The starter's Button showed its own loading state ("Loading...", disabled) while paying.
@@ -283,9 +275,10 @@ medusaIntegrationTestRunner({
       // Component reads it once, when the page renders.
       const { data: login } = await api.post("/auth/customer/emailpass", { email: customerEmail, password })
       const asCustomer = { headers: { ...storeHeaders, authorization: `Bearer ${login.token}` } }
-      const cards = await until(
+      const cards = await waitFor(
         async () => (await api.get("/store/servicescan/payment-methods", asCustomer)).data.payment_methods as { id: string; last4: string }[],
-        (list) => list.length > 0
+        (list) => list.length > 0,
+        30_000
       )
       expect(cards).toEqual([expect.objectContaining({ provider_id: PROVIDER, last4: "0123" })])
       const stats1 = await stats()
