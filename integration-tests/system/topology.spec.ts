@@ -276,8 +276,16 @@ describeWithRedis("production topology: a server process and a worker process on
     })
     expect(delivered.status).toBe(200)
     const id = (delivered.body as { chargeback_id: string }).chargeback_id
-    const [proof] = (await chargeback(id)).proof_requests
-    expect(proof.status).toBe("pending")
+    // The server sends the new proof request itself, unless the worker's job claimed the row
+    // first (it is due at once, and one sender takes it): either way it reaches `pending`.
+    const proof = await waitFor(
+      "the new proof request to be accepted by the service",
+      async () => {
+        const [row] = (await chargeback(id)).proof_requests
+        return row?.status === "pending" ? row : undefined
+      },
+      { timeoutMs: 30_000, intervalMs: 250 }
+    )
     // From here the worker cannot reach the service (its proxy answers 503), so any
     // completion of this proof request can only come from the server.
     workerProxy.outage = true
