@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import type { ChildProcess } from "node:child_process"
 import { reserveSandboxUrl, sandboxFetch, submitTestForm } from "../helpers/sandbox"
@@ -82,16 +83,20 @@ async function settle(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
   collectGarbage()
 }
-type Timed = { ms: number; cpuMs: number }
+type Timed = { ms: number; cpuMs: number; queries: number }
 
-/** Wall time and this process's CPU time (user + system) over `work`. */
+/** SQL statements the app sent through its shared connection (every module's MikroORM and knex use it). */
+let queriesSent = 0
+
+/** Wall time, this process's CPU time (user + system) and the app's SQL statements over `work`. */
 async function timed<T>(work: () => Promise<T>): Promise<{ result: T } & Timed> {
+  const queries0 = queriesSent
   const cpu0 = process.cpuUsage()
   const t0 = process.hrtime.bigint()
   const result = await work()
   const ms = Number(process.hrtime.bigint() - t0) / 1e6
   const cpu = process.cpuUsage(cpu0)
-  return { result, ms, cpuMs: (cpu.user + cpu.system) / 1000 }
+  return { result, ms, cpuMs: (cpu.user + cpu.system) / 1000, queries: queriesSent - queries0 }
 }
 
 /** The processor BENCH_PROCESSOR names. */
@@ -103,6 +108,11 @@ function benchProcessor(): TestProcessor {
   return found
 }
 const PROCESSOR = benchProcessor()
+
+/** "mean 41.0 (40-42)": counts per completion, whose spread shows whether they are fixed. */
+function describeCounts(counts: number[]): string {
+  return `mean ${(sum(counts) / counts.length).toFixed(1)} (${Math.min(...counts)}-${Math.max(...counts)})`
+}
 const SERVICESCAN_PROVIDER_ID = PROCESSOR.providerId
 
 jest.setTimeout(1_800_000)
@@ -118,22 +128,29 @@ medusaIntegrationTestRunner({
     it("measures cart completion", async () => {
       sandbox = (await startSandboxProcess(SANDBOX_PORT)).child
       const store = await seedStore(getContainer())
+      // Counted by knex's own event: a precise figure beside the CPU's wide interval (each query is
+      // a few ms of the app's CPU in MikroORM and knex, measured: bench/README.md).
+      getContainer()
+        .resolve<{ on(event: "query", listener: () => void): unknown }>(ContainerRegistrationKeys.PG_CONNECTION)
+        .on("query", () => {
+          queriesSent++
+        })
 
       const timeServiceScan = async (): Promise<Timed> => {
         const checkout = await startCheckout(api, store, { providerId: SERVICESCAN_PROVIDER_ID })
         const form = await submitTestForm({ number: "4457119922390123" })
         await sendFormResult(api, store, checkout, { form_id: form.formId, response_code: form.responseCode })
         await settle()
-        const { result, ms, cpuMs } = await timed(() => completeCart(api, store, checkout))
+        const { result, ms, cpuMs, queries } = await timed(() => completeCart(api, store, checkout))
         if (result.type !== "order") throw new Error(`servicescan checkout failed: ${JSON.stringify(result)}`)
-        return { ms, cpuMs }
+        return { ms, cpuMs, queries }
       }
       const timeSystem = async (): Promise<Timed> => {
         const checkout = await startCheckout(api, store, { providerId: SYSTEM_PROVIDER_ID })
         await settle()
-        const { result, ms, cpuMs } = await timed(() => completeCart(api, store, checkout))
+        const { result, ms, cpuMs, queries } = await timed(() => completeCart(api, store, checkout))
         if (result.type !== "order") throw new Error(`system checkout failed: ${JSON.stringify(result)}`)
-        return { ms, cpuMs }
+        return { ms, cpuMs, queries }
       }
 
       for (let i = 0; i < WARMUP; i++) {
@@ -277,6 +294,10 @@ medusaIntegrationTestRunner({
       ]
       lines.push(
         `cpu per completion (this process, user + system): servicescan mean ${(sum(servicescanRuns.map((r) => r.cpuMs)) / n).toFixed(1)} ms, system mean ${(sum(systemRuns.map((r) => r.cpuMs)) / n).toFixed(1)} ms`,
+        `sql statements per completion (the app's shared connection): ${describeCounts(servicescanRuns.map((r) => r.queries))} with servicescan, ` +
+          `${describeCounts(systemRuns.map((r) => r.queries))} with the system provider: the plugin adds ${(
+            (sum(servicescanRuns.map((r) => r.queries)) - sum(systemRuns.map((r) => r.queries))) / n
+          ).toFixed(1)}`,
         `the two calls as the sandbox saw them: token.exchange p50 ${sortedMedian(exchangeMs).toFixed(2)} ms, ${PROCESSOR.routes.authorize} p50 ${sortedMedian(authorizeMs).toFixed(2)} ms`,
         cpu.halfWidth <= CPU_HALF_WIDTH_MS
           ? `added cpu interval: ±${cpu.halfWidth.toFixed(2)} ms at N=${n} (line ±${CPU_HALF_WIDTH_MS} ms reached)`
