@@ -108,12 +108,12 @@ function benchProcessor(): TestProcessor {
   return found
 }
 const PROCESSOR = benchProcessor()
+const SERVICESCAN_PROVIDER_ID = PROCESSOR.providerId
 
 /** "mean 41.0 (40-42)": counts per completion, whose spread shows whether they are fixed. */
 function describeCounts(counts: number[]): string {
   return `mean ${(sum(counts) / counts.length).toFixed(1)} (${Math.min(...counts)}-${Math.max(...counts)})`
 }
-const SERVICESCAN_PROVIDER_ID = PROCESSOR.providerId
 
 jest.setTimeout(1_800_000)
 
