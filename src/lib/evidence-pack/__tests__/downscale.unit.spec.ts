@@ -1,5 +1,6 @@
 import jpeg from "jpeg-js"
-import { EvidencePackInputError, EvidencePackTooLargeError, REDUCTION_LEVELS, buildEvidencePack } from ".."
+import { EvidencePackInputError, EvidencePackTooLargeError, buildEvidencePack } from ".."
+import { REDUCTION_LEVELS } from "../images"
 import { TWO_MB, embeddedImages, gradientJpeg, makeInput, noiseJpeg, noisePng, pdfText, scanId, validScan, withComment } from "./fixtures"
 
 // Large, detailed images (noise is the worst case for JPEG) that together are

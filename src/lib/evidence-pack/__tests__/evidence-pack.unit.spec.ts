@@ -1,5 +1,6 @@
 import { PDFDocument } from "pdf-lib"
-import { VERDICT_WORDING, buildEvidencePack } from ".."
+import { buildEvidencePack } from ".."
+import { VERDICT_WORDING } from "../document"
 import {
   TWO_MB,
   embeddedImages,

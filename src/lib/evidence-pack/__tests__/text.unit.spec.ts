@@ -1,6 +1,8 @@
 import fc from "fast-check"
 import { PDFDocument, StandardFonts } from "pdf-lib"
-import { EVIDENCE_PACK_CONTENT_TYPE, allocate, buildEvidencePack, cardLabel, evidencePackFileName } from ".."
+import { EVIDENCE_PACK_CONTENT_TYPE, buildEvidencePack, evidencePackFileName } from ".."
+import { allocate } from "../build"
+import { cardLabel } from "../document"
 import { formatBytes, formatTimestamp, toEncodable } from "../text"
 import { TWO_MB, invalidScan, makeInput, pdfText } from "./fixtures"
 
