@@ -4,6 +4,7 @@ import { join } from "node:path"
 import { type Browser, type BrowserContext, type Page } from "playwright-core"
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, type TestSandbox } from "../../../integration-tests/helpers/sandbox"
 import { seedStore, type SeededStore } from "../../../integration-tests/helpers/store"
+import { waitFor } from "../../../integration-tests/helpers/wait"
 import { launchChromium } from "./browser"
 import { startNext, type NextServer } from "./next-server"
 
@@ -30,16 +31,6 @@ const SHOTS = process.env.E2E_SCREENSHOTS ?? "/tmp/servicescan-nextjs-e2e"
 process.env.SERVICESCAN_TIMEOUT_MS ??= "20000"
 const CONFIRMED = /\/us\/order\/(order_[A-Za-z0-9]+)\/confirmed$/
 
-/** Polls until `read` gives a value `done` accepts, or fails after `timeoutMs` with the last value. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`gave up waiting after ${timeoutMs} ms; last value: ${JSON.stringify(value)}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
 
 type Transaction = { seq: number; type: string; id: string; response: string; duplicate: boolean }
 
@@ -92,7 +83,9 @@ medusaIntegrationTestRunner({
       page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`))
       // The collector hears the page (a check that could not fail would prove nothing).
       await page.evaluate(() => console.warn("collector probe"))
-      await until(async () => problems.slice(), (seen) => seen.includes("console.warning: collector probe"), 5_000)
+      expect(await waitFor(async () => problems.slice(), (seen) => seen.includes("console.warning: collector probe"), 5_000)).toContain(
+        "console.warning: collector probe"
+      )
       problems = []
     })
 
@@ -222,12 +215,13 @@ medusaIntegrationTestRunner({
 
       // A decline settles the payment: the next attempt is a new card in a new session.
       // The form is made again for the new session (its config carries the session's id): wait for it.
-      const renewed = await until(async () => formFrames().find((f) => f !== declinedIn), Boolean)
+      const renewed = await waitFor(async () => formFrames().find((f) => f !== declinedIn), Boolean, 30_000)
+      if (!renewed) throw new Error("no new card form appeared after the decline")
       // The frame's script that makes "Scan card" work runs after the button is in its document.
-      await renewed!.waitForLoadState("load")
+      await renewed.waitForLoadState("load")
       // From the keyboard (the button focused, Enter), for the reason pressPlaceOrder gives.
       await cardFrame().getByRole("button", { name: "Scan card" }).press("Enter")
-      await until(() => cardNumber().inputValue(), (value) => value !== "")
+      expect(await waitFor(() => cardNumber().inputValue(), (value) => value !== "", 30_000)).not.toBe("")
       const orderId = await placeOrderAndConfirm()
 
       expect((await adminOrder(orderId)).payment_status).toBe("authorized")
@@ -251,7 +245,8 @@ medusaIntegrationTestRunner({
       await pressPlaceOrder()
       await completionSent
       // The processor has the authorization request: the payment is in the middle of its completion.
-      await until(stats, (now) => (now["cnp.online"] ?? 0) > (statsBefore["cnp.online"] ?? 0))
+      const sent = await waitFor(stats, (now) => (now["cnp.online"] ?? 0) > (statsBefore["cnp.online"] ?? 0), 30_000)
+      expect(sent["cnp.online"] ?? 0).toBeGreaterThan(statsBefore["cnp.online"] ?? 0)
       const { data: during } = await api.get(`/store/carts/${cartId}`, store.storeHeaders)
       const sessions: { id: string }[] = during.cart.payment_collection.payment_sessions
 
