@@ -1,5 +1,5 @@
 import { CARD_BRANDS } from "../../lib/card-brands"
-import { cardLabel as packCardLabel } from "../../lib/evidence-pack"
+import { cardLabel as packCardLabel } from "../../lib/evidence-pack/document"
 import { publicSavedCard, type SavedCard } from "../../providers/servicescan/saved-cards"
 import { cardLabel } from "../lib/format"
 
