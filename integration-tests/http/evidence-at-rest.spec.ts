@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process"
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
-import { access, readdir, readFile, rm } from "node:fs/promises"
+import { access, readFile } from "node:fs/promises"
 import { join } from "node:path"
 import { appTestRunner } from "../helpers/app-runner"
 import type { IFileModuleService, MedusaContainer } from "@medusajs/framework/types"
@@ -19,6 +19,7 @@ import { waitFor } from "../helpers/wait"
 import { MedusaProcess, startMedusa } from "../system/lib/app"
 import { logDir } from "../system/lib/capture"
 import { ManagedProcess, MEDUSA_CLI, ROOT } from "../system/lib/processes"
+import { staticEvidenceFiles } from "../helpers/static-files"
 
 /**
  * Card data at rest, through the real app (real PostgreSQL, the local File
@@ -84,10 +85,10 @@ appTestRunner({
     let store: SeededStore
     let container: MedusaContainer
     let alice: SignedInCustomer
-    let staticBefore: Set<string>
+    // Removed at the end unless a shard beside this one may still use them (helpers/static-files.ts).
+    const evidenceFiles = staticEvidenceFiles()
 
     const staticDir = join(process.cwd(), "static")
-    const listStatic = async () => new Set(await readdir(staticDir).catch(() => [] as string[]))
     /** A file as the local File Module provider keeps it: what anyone who reads its folder gets. */
     const stored = (fileId: string) => readFile(join(staticDir, fileId))
 
@@ -96,16 +97,12 @@ appTestRunner({
       container = getContainer()
       store = await seedStore(container)
       alice = await signUpCustomer(api, store, `alice-at-rest-${Date.now()}@example.com`)
-      staticBefore = await listStatic()
+      await evidenceFiles.remember()
     })
 
     afterAll(async () => {
       await sandbox?.close()
-      for (const name of await listStatic()) {
-        if (!staticBefore.has(name) && name.includes("servicescan-")) {
-          await rm(join(staticDir, name), { force: true })
-        }
-      }
+      await evidenceFiles.forget()
     })
 
     // The cases build on each other, in order: each one's end state is the next one's start.

@@ -36,6 +36,7 @@ import {
 import { reserveSandboxUrl, sandboxFetch, startTestSandbox, TestSandbox } from "../helpers/sandbox"
 import { SERVICESCAN_PROVIDER_ID, SeededStore, seedStore, SYSTEM_PROVIDER_ID } from "../helpers/store"
 import { waitFor } from "../helpers/wait"
+import { staticEvidenceFiles } from "../helpers/static-files"
 
 /**
  * Hostile input against everything the plugin adds, through the real app on
@@ -77,7 +78,8 @@ appTestRunner({
     let fuzzChargebackId: string
     /** A payment collection with a session of the provider, for session data. */
     let sessionCollectionId: string
-    let staticBefore: Set<string>
+    // Removed at the end unless a shard beside this one may still use them (helpers/static-files.ts).
+    const evidenceFiles = staticEvidenceFiles()
     /** The order ↔ chargeback link's table, from its definition (loaded once the app has booted). */
     let linkEntryPoint: string
     const tally = new Map<string, Map<string, number>>()
@@ -233,7 +235,7 @@ appTestRunner({
       baseUrl = String(api.defaults.baseURL)
       linkEntryPoint = (await import("../../src/links/order-chargeback")).default.entryPoint
       store = await seedStore(container)
-      staticBefore = await listStatic()
+      await evidenceFiles.remember()
 
       const { formId, result } = await checkoutWithCard(api, store, { number: APPROVE }, { scanned: true })
       if (result.type !== "order") {
@@ -272,11 +274,7 @@ appTestRunner({
       // The figures docs/reliability.md quotes.
       console.log(`hostile input, scale ${HOSTILE_SCALE}:\n${lines.join("\n")}`)
       await sandbox?.close()
-      for (const name of await listStatic()) {
-        if (!staticBefore.has(name) && name.includes("servicescan-")) {
-          await rm(join(staticDir, name), { force: true })
-        }
-      }
+      await evidenceFiles.forget()
     })
 
     // ---- the defects, one by one ------------------------------------------------
