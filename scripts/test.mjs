@@ -254,11 +254,16 @@ async function runSuite(name, out) {
  */
 async function runSuites(names, lanes) {
   const queue = [...names]
+  // A single suite (or one lane) streams its output as it runs.
+  const width = Math.min(lanes, names.length)
+  if (width > 1) {
+    console.log(`${width} suites at a time (SERVICESCAN_TEST_LANES=1 runs one at a time)`)
+  }
   const lane = async () => {
     for (let name = queue.shift(); name; name = queue.shift()) {
       let out = null
       let file = null
-      if (lanes > 1) {
+      if (width > 1) {
         file = join(reportDir, `${name.replace(/\W/g, "-")}.out`)
         out = openSync(file, "w")
         console.log(`=== ${name}: started (side by side with another suite; its output follows when it ends) ===`)
@@ -277,7 +282,7 @@ async function runSuites(names, lanes) {
       if (!captured.includes(captureName)) captured.push(captureName)
     }
   }
-  await Promise.all(Array.from({ length: Math.min(lanes, names.length) }, lane))
+  await Promise.all(Array.from({ length: width }, lane))
 }
 
 // Two suites at a time on a machine with two cores and the memory for two Medusa-booting jest
@@ -290,17 +295,12 @@ async function runSuites(names, lanes) {
 // widget's build) run once, first.
 const LANE_MEMORY = 6 * 1024 ** 3
 const machineLanes = Math.max(1, Math.min(2, availableParallelism(), Math.floor(totalmem() / LANE_MEMORY)))
-// One suite alone streams its output (http still runs as two shards side by side).
-const wanted = runnable.length === 1 && runnable[0] !== "http" ? 1 : machineLanes
-const lanes = Math.max(1, Number(process.env.SERVICESCAN_TEST_LANES ?? wanted) || 1)
-if (lanes > 1) {
-  console.log(`${lanes} suites at a time (SERVICESCAN_TEST_LANES=1 runs one at a time)`)
-}
+const lanes = Math.max(1, Number(process.env.SERVICESCAN_TEST_LANES ?? machineLanes) || 1)
 const ALONE = new Set(["secrets", "packaging", "packaging-oldest", "dtc-starter"])
 
-// Side by side, the run lasts as long as its busiest lane (in one lane too, http runs as its two shards, below). The http suite alone took 1,219 s of a
+// Side by side, the run lasts as long as its busiest lane. The http suite alone took 1,219 s of a
 // 2,177 s one-lane run (fresh clone of f9c26de), so with two lanes it was the whole critical path:
-// it runs as two halves (jest's --shard), and the suites start longest first. The seconds are that
+// it runs as two halves (jest's --shard, in one lane too: below), and the suites start longest first. The seconds are that
 // run's figures; they only order the queue.
 const SECONDS = { http: 1219, unit: 208, "admin-e2e": 172, faults: 140, nextjs: 100, topology: 77, instances: 47, typecheck: 46, sandbox: 42, widget: 28, modules: 23 }
 const HTTP_SHARDS = 2
