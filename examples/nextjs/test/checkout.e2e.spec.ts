@@ -31,7 +31,6 @@ const SHOTS = process.env.E2E_SCREENSHOTS ?? "/tmp/servicescan-nextjs-e2e"
 process.env.SERVICESCAN_TIMEOUT_MS ??= "20000"
 const CONFIRMED = /\/us\/order\/(order_[A-Za-z0-9]+)\/confirmed$/
 
-
 type Transaction = { seq: number; type: string; id: string; response: string; duplicate: boolean }
 
 medusaIntegrationTestRunner({
